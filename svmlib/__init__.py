@@ -1,0 +1,16 @@
+"""svmlib: support vector machines from the dual up.
+
+The library taught by the svmbook Jupyter Book. Modules mirror the book:
+
+* :mod:`svmlib.duality`: dual objective, KKT conditions, recovering w and b;
+* :mod:`svmlib.kernels`: kernel functions (Gram matrices with BLAS);
+* :mod:`svmlib.gram`: dense and cached access to the training Gram matrix;
+* :mod:`svmlib.solvers`: the solvers (SMO with Platt's and LIBSVM's selection);
+* :mod:`svmlib.svc`: :class:`SVC`, a scikit-learn compatible classifier;
+* :mod:`svmlib.datasets`: MNIST loader.
+"""
+
+from .svc import SVC
+
+__all__ = ["SVC"]
+__version__ = "0.1.0"

@@ -1,0 +1,220 @@
+"""Data sets used by the book: loaders for real data, generators for toy data.
+
+Where the files live
+--------------------
+Loaders look for their files in a data folder chosen in this order:
+
+1. the ``data_home`` argument;
+2. the environment variable ``SVMLIB_DATA_DIR``;
+3. the ``data/`` folder of the book's repository (when svmlib is installed
+   from a checkout), else the user cache folder given by
+   ``pooch.os_cache("svmlib")``.
+
+Each data set has its own subfolder (``mnist/``). A file that is present is
+verified against its published SHA-256 checksum before it is read; a missing
+file is downloaded with pooch (from the official source, then mirrors) into
+that folder, verified, and only then moved into place, so an interrupted
+download never leaves a half-written file behind.
+"""
+
+import gzip
+import os
+from pathlib import Path
+
+import numpy as np
+import pooch
+
+__all__ = ["load_mnist", "get_data_home"]
+
+#: SHA-256 of the four original MNIST gzip files (LeCun, Cortes & Burges).
+MNIST_FILES = {
+    "train-images-idx3-ubyte.gz": "440fcabf73cc546fa21475e81ea370265605f56be210a4024d2ca8f203523609",
+    "train-labels-idx1-ubyte.gz": "3552534a0a558bbed6aed32b30c495cca23d567ec52cac8be1a0730e8010255c",
+    "t10k-images-idx3-ubyte.gz": "8d422c7b0a1c1c79245a5bcf07fe86e33eeafee792b84584aec276f5a2dbc4e6",
+    "t10k-labels-idx1-ubyte.gz": "f7ae60f92e00ec6debd23a6088c31dbd2371eca3ffa0defaefb259924204aec6",
+}
+
+#: Where the MNIST files are served, tried in order.
+MNIST_URLS = (
+    "https://yann.lecun.com/exdb/mnist/",
+    "https://ossci-datasets.s3.amazonaws.com/mnist/",
+    "https://storage.googleapis.com/cvdf-datasets/mnist/",
+)
+
+_IDX_DTYPES = {0x08: np.uint8}
+
+
+def get_data_home(data_home=None):
+    """The data folder: ``data_home``, else ``$SVMLIB_DATA_DIR``, else the default.
+
+    Parameters
+    ----------
+    data_home : str or path-like, optional
+
+    Returns
+    -------
+    pathlib.Path
+    """
+    if data_home is not None:
+        return Path(data_home)
+    if os.environ.get("SVMLIB_DATA_DIR"):
+        return Path(os.environ["SVMLIB_DATA_DIR"])
+    checkout_data = Path(__file__).resolve().parents[1] / "data"
+    if checkout_data.is_dir():
+        return checkout_data
+    return Path(pooch.os_cache("svmlib"))
+
+
+def fetch_file(folder, name, sha256, urls, download=True):
+    """Path to a verified local copy of ``name``, downloading it if allowed.
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        Where the file is, or will be written.
+    name : str
+        File name.
+    sha256 : str
+        Its published SHA-256, hex.
+    urls : sequence of str
+        Base addresses to try in order (``url + name``).
+    download : bool, default=True
+        Whether a missing file may be downloaded.
+
+    Returns
+    -------
+    pathlib.Path
+
+    Raises
+    ------
+    OSError
+        If the file is missing and cannot be downloaded (or ``download`` is
+        False), or if it is present but its checksum does not match.
+    """
+    path = folder / name
+    if path.exists():
+        actual = pooch.file_hash(str(path), alg="sha256")
+        if actual != sha256:
+            raise OSError(
+                f"{path} is corrupt: its SHA-256 is {actual}, expected {sha256}. "
+                f"Delete it so that it can be downloaded again, or replace it with the original file."
+            )
+        return path
+    if not download:
+        raise OSError(
+            f"{name} is not in {folder} and download=False. Put the file there, point "
+            f"SVMLIB_DATA_DIR (or data_home) at a folder that has it, or allow downloads."
+        )
+    errors = []
+    for base in urls:
+        try:
+            fetched = pooch.retrieve(
+                base + name, known_hash=f"sha256:{sha256}", fname=name, path=folder, progressbar=False
+            )
+            return Path(fetched)
+        except Exception as error:  # a mirror that fails is skipped; all failing is reported below
+            errors.append(f"{base}{name}: {error}")
+    raise OSError(
+        f"{name} is not in {folder} and could not be downloaded:\n  "
+        + "\n  ".join(errors)
+        + "\nOffline? Point SVMLIB_DATA_DIR (or data_home) at a folder holding the file."
+    )
+
+
+def read_idx(path):
+    """Read a gzip-compressed IDX file (the MNIST format) into an ndarray.
+
+    Parameters
+    ----------
+    path : path-like
+        A ``.gz`` IDX file: two zero bytes, a type code (0x08 for unsigned
+        bytes), the number of dimensions, one big-endian uint32 per
+        dimension, then the data.
+
+    Returns
+    -------
+    ndarray
+        uint8 array with the shape given in the header.
+
+    Raises
+    ------
+    OSError
+        If the header is malformed or the data size does not match it.
+    """
+    with gzip.open(path, "rb") as f:
+        raw = f.read()
+    if len(raw) < 4 or raw[0] != 0 or raw[1] != 0 or raw[2] not in _IDX_DTYPES:
+        raise OSError(f"{path} is not an IDX file of unsigned bytes (bad magic number).")
+    ndim = raw[3]
+    header_end = 4 + 4 * ndim
+    shape = tuple(int(v) for v in np.frombuffer(raw[4:header_end], dtype=">u4"))
+    if len(shape) != ndim or len(raw) - header_end != int(np.prod(shape)):
+        raise OSError(f"{path}: the header announces shape {shape}, which does not match the file size.")
+    return np.frombuffer(raw, dtype=_IDX_DTYPES[raw[2]], offset=header_end).reshape(shape)
+
+
+def _read_mnist_part(folder, prefix, download):
+    """Images (n, 28, 28) and labels (n,) of the "train" or "t10k" files."""
+    arrays = []
+    for name in (f"{prefix}-images-idx3-ubyte.gz", f"{prefix}-labels-idx1-ubyte.gz"):
+        arrays.append(read_idx(fetch_file(folder, name, MNIST_FILES[name], MNIST_URLS, download)))
+    images, labels = arrays
+    if images.ndim != 3 or labels.ndim != 1 or images.shape[0] != labels.shape[0]:
+        raise OSError(f"The MNIST {prefix} files do not match: images {images.shape}, labels {labels.shape}.")
+    return images, labels
+
+
+def load_mnist(digits=None, subset="all", data_home=None, download=True):
+    """The MNIST handwritten digits, as flat pixel vectors in [0, 1].
+
+    Parameters
+    ----------
+    digits : sequence of int, optional
+        Keep only these digits (for example ``(3, 8)``); default all ten.
+    subset : {"train", "test", "all"}, default="all"
+        The official 60000 training images, the 10000 test images, or both
+        (training images first).
+    data_home : str or path-like, optional
+        Data folder (see :func:`get_data_home`); the files are in its
+        ``mnist/`` subfolder.
+    download : bool, default=True
+        Download missing files (verified by SHA-256) if True.
+
+    Returns
+    -------
+    X : ndarray of shape (n, 784), float32
+        Pixel intensities divided by 255, row-major 28 x 28 images.
+    y : ndarray of shape (n,), int64
+        Digit labels 0-9.
+
+    Raises
+    ------
+    ValueError
+        If ``subset`` is unknown or ``digits`` holds values outside 0-9.
+    OSError
+        If a file is missing and cannot be downloaded, or is corrupt.
+
+    References
+    ----------
+    Y. LeCun, C. Cortes and C. J. C. Burges, "The MNIST database of
+    handwritten digits".
+    """
+    parts = {"train": ("train",), "test": ("t10k",), "all": ("train", "t10k")}
+    if subset not in parts:
+        raise ValueError(f"subset must be 'train', 'test' or 'all', got {subset!r}.")
+    if digits is not None:
+        digits = np.atleast_1d(np.asarray(digits))
+        if digits.size == 0 or not np.all(np.isin(digits, np.arange(10))):
+            raise ValueError(f"digits must be values from 0 to 9, got {digits.tolist()}.")
+    folder = get_data_home(data_home) / "mnist"
+    images, labels = [], []
+    for prefix in parts[subset]:
+        image_array, label_array = _read_mnist_part(folder, prefix, download)
+        images.append(image_array.reshape(image_array.shape[0], -1))
+        labels.append(label_array)
+    X = np.concatenate(images)
+    y = np.concatenate(labels).astype(np.int64)
+    if digits is not None:
+        keep = np.isin(y, digits)
+        X, y = X[keep], y[keep]
+    return X.astype(np.float32) / np.float32(255), y

@@ -1,0 +1,385 @@
+"""Sequential minimal optimization (SMO) for the SVM dual.
+
+SMO (Platt 1998) maximises the dual
+
+    W(alpha) = sum_i alpha_i - 1/2 sum_ij alpha_i alpha_j y_i y_j K_ij,
+    0 <= alpha_i <= C,  sum_i alpha_i y_i = 0,
+
+two multipliers at a time: the equality constraint stops a single alpha from
+moving, but along the line that keeps alpha_i y_i + alpha_j y_j fixed the
+dual is a one-dimensional quadratic, maximised in closed form
+(:func:`two_variable_step`). What distinguishes SMO variants is how the pair
+(i, j) is chosen:
+
+* ``selection="platt"``: Platt's heuristic hierarchy (examineExample /
+  takeStep), with the error cache;
+* ``selection="wss2"``: LIBSVM's second-order working-set selection (Fan,
+  Chen & Lin 2005, WSS 2): i is the maximal violator, j the point whose step
+  with i gains the most dual objective.
+
+Both stop when the maximal KKT violation m(alpha) - M(alpha) is at most
+``tol`` (Keerthi et al. 2001), and both return b as LIBSVM's
+``calculate_rho`` does (:func:`svmlib.duality.intercept`).
+
+Book chapters: *The two-variable step*, *Platt's SMO and working sets*,
+*Scaling up* (part III).
+
+The error cache ``E`` holds E_k = f(x_k) - b - y_k for every point (see
+:mod:`svmlib.duality`); one step updates it with two kernel columns.
+"""
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from ..duality import dual_objective, index_sets, intercept, kkt_violation
+from ..gram import as_gram
+from ._common import SolverResult, check_C, check_labels, check_tol, default_max_iter, warn_not_converged
+
+__all__ = ["smo", "two_variable_step"]
+
+#: Curvatures eta at or below this are treated as zero (LIBSVM's TAU).
+TAU = 1e-12
+
+
+def two_variable_step(alpha_i, alpha_j, y_i, y_j, E_i, E_j, K_ii, K_jj, K_ij, C):
+    """Maximise the dual over the pair (alpha_i, alpha_j), the others fixed.
+
+    Moving alpha_j by t and alpha_i by -y_i y_j t keeps sum_k alpha_k y_k
+    fixed and changes the dual by
+
+        W(t) - W(0) = y_j (E_i - E_j) t - eta t^2 / 2,
+        eta = K_ii + K_jj - 2 K_ij,
+
+    so for eta > 0 the unconstrained maximum is
+    alpha_j + y_j (E_i - E_j) / eta, which is then clipped to [L, H], the
+    segment of the constraint line inside the box [0, C]^2. For eta <= 0 (an
+    indefinite kernel, or duplicate points) W is linear or convex along the
+    line, and the better end of the segment is taken (Platt 1998, section
+    2.2).
+
+    Parameters
+    ----------
+    alpha_i, alpha_j : float
+        Current multipliers, in [0, C].
+    y_i, y_j : float
+        Labels, -1.0 or +1.0.
+    E_i, E_j : float
+        Errors f(x) - y (with or without b: only E_i - E_j enters).
+    K_ii, K_jj, K_ij : float
+        Kernel values.
+    C : float
+        Box constraint; ``np.inf`` for the hard margin.
+
+    Returns
+    -------
+    alpha_i_new, alpha_j_new : float
+        The maximiser; equal to the inputs when no step improves the dual.
+
+    Raises
+    ------
+    ValueError
+        If the dual is unbounded along the line (C infinite and eta <= 0 with
+        a rising objective): the data are not separable in feature space.
+
+    Notes
+    -----
+    Equations (10)-(16) of the CS229 simplified SMO handout, with eta of the
+    opposite sign; Platt (1998), equations (12.6)-(12.8).
+    """
+    s = y_i * y_j
+    if s < 0:
+        L, H = max(0.0, alpha_j - alpha_i), min(C, C + alpha_j - alpha_i)
+    else:
+        L, H = max(0.0, alpha_i + alpha_j - C), min(C, alpha_i + alpha_j)
+    if L >= H:
+        return alpha_i, alpha_j
+    slope = y_j * (E_i - E_j)
+    eta = K_ii + K_jj - 2.0 * K_ij
+    if eta > TAU:
+        alpha_j_new = min(max(alpha_j + slope / eta, L), H)
+    else:
+        alpha_j_new = _better_end(alpha_j, L, H, slope, eta)
+    alpha_i_new = alpha_i + s * (alpha_j - alpha_j_new)
+    return _snap(alpha_i_new, C, alpha_i + alpha_j), alpha_j_new
+
+
+def _better_end(alpha_j, L, H, slope, eta):
+    """The end of [L, H] with the larger dual objective, for eta <= 0."""
+    if np.isinf(H):
+        if slope > 0 or eta < 0:
+            raise ValueError(
+                "The hard-margin dual is unbounded: the training data are not separable in "
+                "the kernel's feature space (for example, the same point with both labels). "
+                "Use a finite C."
+            )
+        return L
+
+    def gain(t):
+        return slope * t - 0.5 * eta * t * t
+
+    gain_L, gain_H = gain(L - alpha_j), gain(H - alpha_j)
+    if max(gain_L, gain_H) <= 0.0:
+        return alpha_j
+    return L if gain_L > gain_H else H
+
+
+def _snap(alpha, C, scale):
+    """Clip alpha to [0, C], snapping values within rounding of a bound onto it."""
+    eps = 1e-12 * max(scale, 1.0)
+    if alpha <= eps:
+        return 0.0
+    if alpha >= C - eps:
+        return C
+    return alpha
+
+
+class _SMOState:
+    """alpha, the error cache E and the index sets, updated one pair at a time."""
+
+    def __init__(self, gram, y, C, record_history):
+        self.gram = gram
+        self.y = y
+        self.C = C
+        self.diagonal = gram.diagonal()
+        self.alpha = np.zeros_like(y)
+        self.E = -y.copy()  # alpha = 0, so f(x) - b = 0 and E = -y
+        self.up, self.low = index_sets(self.alpha, y, C)
+        self.n_iter = 0
+        self.history = {"dual_objective": [], "kkt_violation": []} if record_history else None
+
+    def record(self, violation):
+        if self.history is not None:
+            self.history["dual_objective"].append(dual_objective(self.alpha, self.y, E=self.E))
+            self.history["kkt_violation"].append(violation)
+
+    def step(self, i, j, K_i=None):
+        """Take the analytic step on (i, j); return whether alpha changed."""
+        if i == j:
+            return False
+        if K_i is None:
+            K_i = self.gram.column(i)
+        alpha, y = self.alpha, self.y
+        alpha_i_new, alpha_j_new = two_variable_step(
+            alpha[i], alpha[j], y[i], y[j], self.E[i], self.E[j],
+            self.diagonal[i], self.diagonal[j], float(K_i[j]), self.C,
+        )  # fmt: skip
+        if alpha_i_new == alpha[i] and alpha_j_new == alpha[j]:
+            return False
+        K_j = self.gram.column(j)
+        # E_k = sum_l alpha_l y_l K_lk - y_k changes through alpha_i and alpha_j only.
+        self.E += np.float64((alpha_i_new - alpha[i]) * y[i]) * K_i
+        self.E += np.float64((alpha_j_new - alpha[j]) * y[j]) * K_j
+        alpha[i], alpha[j] = alpha_i_new, alpha_j_new
+        for k in (i, j):
+            positive = y[k] > 0
+            self.up[k] = alpha[k] < self.C if positive else alpha[k] > 0
+            self.low[k] = alpha[k] > 0 if positive else alpha[k] < self.C
+        self.n_iter += 1
+        return True
+
+    def result(self, tol):
+        violation = kkt_violation(self.alpha, self.y, self.C, self.E)
+        history = None
+        if self.history is not None:
+            history = {key: np.asarray(values) for key, values in self.history.items()}
+        return SolverResult(
+            alpha=self.alpha,
+            b=intercept(self.alpha, self.y, self.C, self.E),
+            n_iter=self.n_iter,
+            converged=violation <= tol,
+            dual_objective=dual_objective(self.alpha, self.y, E=self.E),
+            kkt_violation=violation,
+            history=history,
+        )
+
+
+def _select_wss2(state, tol):
+    """LIBSVM's second-order working-set selection (Fan, Chen & Lin 2005).
+
+    Returns ``(i, j, K_i, violation)``; i is None when the maximal violation
+    is at most ``tol``.
+    """
+    E, up, low = state.E, state.up, state.low
+    # i: the point of I_up with the smallest error (the maximal violator's first half)
+    i = int(np.argmin(np.where(up, E, np.inf)))
+    violation = float(np.max(np.where(low, E, -np.inf)) - E[i])
+    if not up[i] or violation <= tol:
+        return None, None, None, violation
+    # j: over t in I_low with E_t > E_i, maximise the second-order gain
+    # (E_t - E_i)^2 / eta_it of the step on (i, t).
+    K_i = state.gram.column(i)
+    b = E - E[i]
+    eta = state.diagonal + state.diagonal[i] - 2.0 * K_i
+    np.maximum(eta, TAU, out=eta)
+    gain = np.where(low & (b > 0), b * b / eta, -np.inf)
+    j = int(np.argmax(gain))
+    return i, j, K_i, violation
+
+
+def _solve_wss2(state, tol, max_iter):
+    while state.n_iter < max_iter:
+        i, j, K_i, violation = _select_wss2(state, tol)
+        state.record(violation)
+        if i is None or not state.step(i, j, K_i):
+            return
+    state.record(kkt_violation(state.alpha, state.y, state.C, state.E))
+
+
+class _Platt:
+    """Platt's (1998) SMO: examineExample, takeStep and the outer loop.
+
+    Platt keeps a running threshold b, updated after each step by the rules
+    (17)-(19) of the CS229 handout; examineExample checks the KKT conditions
+    of a point against it with tolerance ``tol / 2``, which guarantees that
+    a pass that finds no violator leaves m(alpha) - M(alpha) <= tol.
+    """
+
+    #: Relative change of alpha_j below which takeStep counts as no progress.
+    EPS = 1e-8
+
+    def __init__(self, state, tol, max_iter, rng):
+        self.state = state
+        self.kkt_tol = tol / 2
+        self.max_iter = max_iter
+        self.rng = rng
+        self.b = 0.0
+
+    def run(self):
+        """The outer loop: passes over all points, then over the non-bound ones."""
+        examine_all = True
+        changed = 0
+        while (changed > 0 or examine_all) and not self.exhausted():
+            if examine_all:
+                candidates = range(self.state.gram.n)
+            else:
+                candidates = np.flatnonzero(self.non_bound())
+            changed = sum(self.examine_example(int(i)) for i in candidates if not self.exhausted())
+            if examine_all:
+                examine_all = False
+            elif changed == 0:
+                examine_all = True
+
+    def exhausted(self):
+        return self.state.n_iter >= self.max_iter
+
+    def non_bound(self):
+        alpha = self.state.alpha
+        return (alpha > 0) & (alpha < self.state.C)
+
+    def examine_example(self, j):
+        """Try to make progress with j as the second multiplier; return 1 if done."""
+        s = self.state
+        r_j = s.y[j] * (s.E[j] + self.b)  # y_j f(x_j) - 1
+        violates = (r_j < -self.kkt_tol and s.alpha[j] < s.C) or (r_j > self.kkt_tol and s.alpha[j] > 0)
+        if not violates:
+            return 0
+        non_bound = np.flatnonzero(self.non_bound())
+        if non_bound.size > 1:
+            # second-choice heuristic: the largest |E_i - E_j| among non-bound points
+            i = int(non_bound[np.argmax(np.abs(s.E[non_bound] - s.E[j]))])
+            if self.take_step(i, j):
+                return 1
+        for candidates in (non_bound, np.arange(s.gram.n)):
+            start = self.rng.randint(candidates.size) if candidates.size else 0
+            for i in np.roll(candidates, -start):
+                if self.take_step(int(i), j):
+                    return 1
+        return 0
+
+    def take_step(self, i, j):
+        """The two-variable step on (i, j) with Platt's progress test and b update."""
+        s = self.state
+        alpha_j_old = s.alpha[j]
+        if i == j or not s.step(i, j):
+            return False
+        alpha_j = s.alpha[j]
+        if abs(alpha_j - alpha_j_old) < self.EPS * (alpha_j + alpha_j_old + self.EPS):
+            # too small to count; keep it (it is a valid ascent step) but look further
+            return False
+        # b makes a free point's f(x) equal its label: E (without b) + b = 0.
+        free_i = 0 < s.alpha[i] < s.C
+        free_j = 0 < alpha_j < s.C
+        if free_i:
+            self.b = -s.E[i]
+        elif free_j:
+            self.b = -s.E[j]
+        else:
+            self.b = -0.5 * (s.E[i] + s.E[j])
+        if s.history is not None:
+            s.record(kkt_violation(s.alpha, s.y, s.C, s.E))
+        return True
+
+
+def smo(K, y, C, *, tol=1e-3, max_iter=None, selection="wss2", random_state=None, record_history=False):
+    """Solve the SVM dual with sequential minimal optimization.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n), or a Gram object from :mod:`svmlib.gram`
+        The training Gram matrix K_ij = K(x_i, x_j), float32 or float64;
+        symmetric. A :class:`svmlib.gram.CachedGram` computes columns on
+        demand instead.
+    y : array-like of shape (n,)
+        Labels in {-1, +1}.
+    C : float
+        Box constraint, > 0; ``np.inf`` gives the hard margin.
+    tol : float, default=1e-3
+        Stop when the maximal KKT violation m(alpha) - M(alpha) is <= tol
+        (LIBSVM's ``eps``).
+    max_iter : int, optional
+        Maximum number of two-variable steps; default max(10^7, 100 n), as
+        LIBSVM.
+    selection : {"wss2", "platt"}, default="wss2"
+        How the pair is chosen: LIBSVM's second-order working-set selection,
+        or Platt's heuristic hierarchy.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the random starting points of Platt's loops (unused by "wss2").
+    record_history : bool, default=False
+        Record the dual objective and the maximal KKT violation after every
+        step (costs O(n) per step).
+
+    Returns
+    -------
+    SolverResult
+        ``alpha`` (n,), ``b``, ``n_iter``, ``converged``, ``dual_objective``,
+        ``kkt_violation`` and, when asked, ``history``.
+
+    Raises
+    ------
+    ValueError
+        If K is not square or not finite, y is not of length n with values in
+        {-1, +1} and both classes, C <= 0, tol <= 0, max_iter < 1,
+        ``selection`` is unknown, or the hard-margin dual is unbounded.
+
+    Warns
+    -----
+    ConvergenceWarning
+        When the tolerance was not reached (``max_iter`` steps taken, or no
+        step could make progress); the result is still a feasible alpha with
+        its b.
+
+    References
+    ----------
+    Platt (1998), "Sequential minimal optimization: a fast algorithm for
+    training support vector machines"; Fan, Chen & Lin (2005), "Working set
+    selection using second order information for training SVM"; Chang & Lin
+    (2011), "LIBSVM: a library for support vector machines".
+    """
+    gram = as_gram(K)
+    y = check_labels(y, gram.n)
+    C = check_C(C)
+    tol = check_tol(tol)
+    max_iter = default_max_iter(max_iter, gram.n)
+    if selection not in ("wss2", "platt"):
+        raise ValueError(f"selection must be 'wss2' or 'platt', got {selection!r}.")
+
+    state = _SMOState(gram, y, C, record_history)
+    if selection == "wss2":
+        _solve_wss2(state, tol, max_iter)
+    else:
+        state.record(kkt_violation(state.alpha, y, C, state.E))
+        _Platt(state, tol, max_iter, check_random_state(random_state)).run()
+    result = state.result(tol)
+    if not result.converged:
+        warn_not_converged("SMO", state.n_iter, max_iter, result.kkt_violation, tol)
+    return result

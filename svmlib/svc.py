@@ -1,0 +1,236 @@
+"""A scikit-learn compatible support vector classifier built on svmlib's solvers."""
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from . import kernels
+from .gram import make_gram
+from .solvers import smo
+from .solvers._common import check_C
+
+__all__ = ["SVC"]
+
+_KERNELS = ("linear", "poly", "rbf", "sigmoid")
+_SOLVERS = {"smo": "wss2", "platt": "platt"}
+
+
+class SVC(ClassifierMixin, BaseEstimator):
+    """Support vector classifier trained by SMO on the dual.
+
+    The decision function is f(x) = sum_i alpha_i y_i K(x_i, x) + b, with
+    y_i = +1 for the second class of ``classes_`` and -1 for the first, as in
+    scikit-learn; ``predict`` returns the second class where f(x) > 0.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Box constraint (inverse regularisation), > 0; ``np.inf`` gives the
+        hard margin.
+    kernel : {"linear", "poly", "rbf", "sigmoid"} or callable, default="rbf"
+        The kernel. A callable ``kernel(X, Z)`` must return the Gram matrix
+        of shape (len(X), len(Z)).
+    gamma : {"scale", "auto"} or float, optional
+        Kernel coefficient of "rbf" (exp(-gamma ||x - z||^2)), "poly" and
+        "sigmoid". "scale" (the default when ``sigma`` is not given) is
+        1 / (n_features * X.var()), "auto" is 1 / n_features.
+    sigma : float, optional
+        Width of the "rbf" kernel in the book's parametrization,
+        exp(-||x - z||^2 / (2 sigma^2)); give either ``sigma`` or ``gamma``.
+    degree : int, default=3
+        Degree of the "poly" kernel.
+    coef0 : float, default=0.0
+        Constant term of the "poly" and "sigmoid" kernels.
+    solver : {"smo", "platt"}, default="smo"
+        "smo": SMO with LIBSVM's second-order working-set selection;
+        "platt": SMO with Platt's (1998) heuristics.
+    tol : float, default=1e-3
+        Stopping tolerance on the maximal KKT violation.
+    max_iter : int, optional
+        Maximum number of SMO steps (default: LIBSVM's max(10^7, 100 n)).
+    cache_size : float, default=1024
+        Memory budget for the training Gram matrix, in MiB. If the whole
+        matrix fits, it is computed once with one BLAS call; otherwise
+        kernel columns are computed on demand and cached (LRU).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the random choices of the "platt" solver.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The class labels; ``classes_[1]`` is the positive class.
+    alpha_ : ndarray of shape (n_samples,)
+        Lagrange multipliers of all training points.
+    support_ : ndarray of shape (n_SV,)
+        Indices of the support vectors (alpha_i > 0).
+    support_vectors_ : ndarray of shape (n_SV, n_features)
+    n_support_ : ndarray of shape (2,)
+        Number of support vectors in each class.
+    dual_coef_ : ndarray of shape (1, n_SV)
+        alpha_i y_i of the support vectors.
+    intercept_ : ndarray of shape (1,)
+        The intercept b.
+    n_iter_ : int
+        Number of SMO steps.
+    dual_objective_ : float
+        The dual objective W(alpha) at the solution.
+    converged_ : bool
+        Whether the solver reached ``tol``.
+    n_features_in_ : int
+
+    Raises
+    ------
+    ValueError
+        From ``fit``: NaN or infinity in X, X and y of different lengths,
+        one class, more than two classes, C <= 0, gamma or sigma <= 0, both
+        gamma and sigma given, degree < 1, an unknown kernel or solver.
+
+    Notes
+    -----
+    Book chapters: *The soft margin*, *Kernels*, *Platt's SMO and working
+    sets*. The solver is :func:`svmlib.solvers.smo`.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_moons
+    >>> from svmlib import SVC
+    >>> X, y = make_moons(200, noise=0.1, random_state=0)
+    >>> clf = SVC(C=10, sigma=0.5).fit(X, y)
+    >>> clf.score(X, y) > 0.95
+    True
+    """
+
+    def __init__(
+        self,
+        C=1.0,
+        kernel="rbf",
+        *,
+        gamma=None,
+        sigma=None,
+        degree=3,
+        coef0=0.0,
+        solver="smo",
+        tol=1e-3,
+        max_iter=None,
+        cache_size=1024,
+        random_state=None,
+    ):
+        self.C = C
+        self.kernel = kernel
+        self.gamma = gamma
+        self.sigma = sigma
+        self.degree = degree
+        self.coef0 = coef0
+        self.solver = solver
+        self.tol = tol
+        self.max_iter = max_iter
+        self.cache_size = cache_size
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        """Train on X, y.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training points; float32 input is kept in float32 (a float32 Gram
+            matrix), anything else becomes float64.
+        y : array-like of shape (n_samples,)
+            Two class labels of any type.
+
+        Returns
+        -------
+        self : SVC
+        """
+        X, y = validate_data(self, X, y, dtype=(np.float64, np.float32))
+        check_classification_targets(y)
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        if self.classes_.size < 2:
+            raise ValueError(f"SVC needs two classes in y, got only {self.classes_.tolist()}.")
+        if self.classes_.size > 2:
+            raise ValueError(
+                f"SVC is a binary classifier; y has {self.classes_.size} classes. "
+                f"Use sklearn.multiclass.OneVsOneClassifier(SVC()) for more."
+            )
+        self._check_params()
+        self._gamma = self._resolve_gamma(X)
+        y_pm = np.where(y_index == 1, 1.0, -1.0)
+
+        gram = make_gram(X, self._kernel, self.cache_size)
+        result = smo(
+            gram, y_pm, check_C(self.C), tol=self.tol, max_iter=self.max_iter,
+            selection=_SOLVERS[self.solver], random_state=self.random_state,
+        )  # fmt: skip
+
+        self.alpha_ = result.alpha
+        self.support_ = np.flatnonzero(result.alpha > 0)
+        self.support_vectors_ = X[self.support_]
+        self.n_support_ = np.bincount(y_index[self.support_], minlength=2)
+        self.dual_coef_ = (result.alpha * y_pm)[self.support_][None, :]
+        self.intercept_ = np.array([result.b])
+        self.n_iter_ = result.n_iter
+        self.dual_objective_ = result.dual_objective
+        self.converged_ = result.converged
+        return self
+
+    def decision_function(self, X):
+        """Signed distance-like score f(x) = sum_i alpha_i y_i K(x_i, x) + b.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        f : ndarray of shape (n_samples,), float64
+            Positive values predict ``classes_[1]``.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=(np.float64, np.float32))
+        K = self._kernel(X, self.support_vectors_)
+        return np.asarray(K @ self.dual_coef_[0].astype(K.dtype), dtype=np.float64) + self.intercept_[0]
+
+    def predict(self, X):
+        """Predicted class labels, shape (n_samples,)."""
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def _kernel(self, X, Z):
+        """The Gram matrix K(X, Z) with the fitted kernel parameters."""
+        if callable(self.kernel):
+            return np.asarray(self.kernel(X, Z))
+        if self.kernel == "linear":
+            return kernels.linear_kernel(X, Z)
+        if self.kernel == "rbf":
+            return kernels.rbf_kernel(X, Z, gamma=self._gamma)
+        if self.kernel == "poly":
+            return kernels.polynomial_kernel(X, Z, degree=self.degree, gamma=self._gamma, coef0=self.coef0)
+        return kernels.sigmoid_kernel(X, Z, gamma=self._gamma, coef0=self.coef0)
+
+    def _check_params(self):
+        check_C(self.C)
+        if not callable(self.kernel) and self.kernel not in _KERNELS:
+            raise ValueError(f"kernel must be one of {_KERNELS} or a callable, got {self.kernel!r}.")
+        if self.solver not in _SOLVERS:
+            raise ValueError(f"solver must be one of {tuple(_SOLVERS)}, got {self.solver!r}.")
+        if self.sigma is not None and self.kernel != "rbf":
+            raise ValueError(f"sigma is the width of the 'rbf' kernel; it does not apply to kernel={self.kernel!r}.")
+        if self.kernel == "poly" and (
+            not isinstance(self.degree, numbers.Integral) or isinstance(self.degree, bool) or self.degree < 1
+        ):
+            raise ValueError(f"degree must be an integer >= 1, got {self.degree!r}.")
+        if not isinstance(self.cache_size, numbers.Real) or not self.cache_size > 0:
+            raise ValueError(f"cache_size must be a positive number of MiB, got {self.cache_size!r}.")
+
+    def _resolve_gamma(self, X):
+        if self.kernel == "rbf" and self.sigma is not None:
+            return kernels.rbf_gamma(sigma=self.sigma, gamma=self.gamma)
+        gamma = "scale" if self.gamma is None else self.gamma
+        if gamma == "scale":
+            variance = float(X.var())
+            return 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
+        if gamma == "auto":
+            return 1.0 / X.shape[1]
+        return kernels.rbf_gamma(gamma=gamma)
