@@ -195,7 +195,8 @@ class SVC(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """Predicted class labels, shape (n_samples,)."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(int)]
 
     def _kernel(self, X, Z):
         """The Gram matrix K(X, Z) with the fitted kernel parameters."""
