@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from svmlib import datasets
+from svmlib.datasets import mnist as datasets
 
 
 def write_idx(path, array):
@@ -98,3 +98,9 @@ def test_real_mnist_counts():
     train_counts = [5923, 6742, 5958, 6131, 5842, 5421, 5918, 6265, 5851, 5949]
     np.testing.assert_array_equal(np.bincount(y[:60000]), train_counts)
     np.testing.assert_array_equal(y[:10], [5, 0, 4, 1, 9, 2, 1, 3, 1, 4])
+
+
+def test_default_folder_is_the_checkout_data_folder(monkeypatch):
+    monkeypatch.delenv("SVMLIB_DATA_DIR", raising=False)
+    repository = Path(__file__).resolve().parents[1]
+    assert datasets.get_data_home() == repository / "data"

@@ -1,4 +1,4 @@
-"""Data sets used by the book: loaders for real data, generators for toy data.
+"""The MNIST loader, and the download-and-verify machinery the loaders share.
 
 Where the files live
 --------------------
@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pooch
 
-__all__ = ["load_mnist", "get_data_home"]
+__all__ = ["load_mnist", "get_data_home", "fetch_file", "read_idx"]
 
 #: SHA-256 of the four original MNIST gzip files (LeCun, Cortes & Burges).
 MNIST_FILES = {
@@ -59,7 +59,7 @@ def get_data_home(data_home=None):
         return Path(data_home)
     if os.environ.get("SVMLIB_DATA_DIR"):
         return Path(os.environ["SVMLIB_DATA_DIR"])
-    checkout_data = Path(__file__).resolve().parents[1] / "data"
+    checkout_data = Path(__file__).resolve().parents[2] / "data"
     if checkout_data.is_dir():
         return checkout_data
     return Path(pooch.os_cache("svmlib"))
