@@ -63,8 +63,8 @@ def main(repeats):
 
     y_pm = np.where(y_train == ours.classes_[1], 1.0, -1.0)
     K = rbf_kernel(X_train.astype(np.float64), gamma=GAMMA)
-    W_ours = dual_objective(ours.alpha_, y_pm, K)
-    W_reference = dual_objective(full_alpha(reference.support_, reference.dual_coef_, len(y_train)), y_pm, K)
+    W_ours = dual_objective(ours.alpha_, K, y_pm)
+    W_reference = dual_objective(full_alpha(reference.support_, reference.dual_coef_, len(y_train)), K, y_pm)
     agreement = np.mean(ours.predict(X_test) == reference.predict(X_test))
 
     t_ours, t_reference = np.median(ours_times), np.median(reference_times)

@@ -25,25 +25,26 @@ import numpy as np
 
 __all__ = [
     "dual_objective",
+    "dual_objective_from_errors",
     "error_cache",
     "index_sets",
-    "kkt_violation",
-    "intercept",
-    "primal_weights",
+    "max_violation",
+    "intercept_from_errors",
+    "recover_w",
 ]
 
 
-def error_cache(alpha, y, K):
+def error_cache(alpha, K, y):
     """Errors E_k = sum_i alpha_i y_i K_ik - y_k for every training point.
 
     Parameters
     ----------
     alpha : ndarray of shape (n,)
         Lagrange multipliers.
-    y : ndarray of shape (n,)
-        Labels in {-1, +1}.
     K : ndarray of shape (n, n)
         Gram matrix.
+    y : ndarray of shape (n,)
+        Labels in {-1, +1}.
 
     Returns
     -------
@@ -53,27 +54,39 @@ def error_cache(alpha, y, K):
     return K @ (alpha * y) - y
 
 
-def dual_objective(alpha, y, K=None, *, E=None):
-    """Dual objective W(alpha) = sum(alpha) - 1/2 alpha^T Q alpha.
+def dual_objective(alpha, K, y):
+    """Dual objective W(alpha) = sum(alpha) - 1/2 alpha^T Q alpha, Q_ij = y_i y_j K_ij.
 
     Parameters
     ----------
     alpha : ndarray of shape (n,)
         Lagrange multipliers.
+    K : ndarray of shape (n, n)
+        Gram matrix.
     y : ndarray of shape (n,)
         Labels in {-1, +1}.
-    K : ndarray of shape (n, n), optional
-        Gram matrix; needed unless ``E`` is given.
-    E : ndarray of shape (n,), optional
-        The error cache (see :func:`error_cache`); with it the objective costs
-        O(n) instead of O(n^2).
 
     Returns
     -------
     W : float
     """
-    if E is None:
-        E = error_cache(alpha, y, K)
+    return dual_objective_from_errors(alpha, y, error_cache(alpha, K, y))
+
+
+def dual_objective_from_errors(alpha, y, E):
+    """W(alpha) in O(n) from the error cache: 1/2 sum_i alpha_i (1 - y_i E_i).
+
+    Since (Q alpha)_i = y_i E_i + 1, alpha^T Q alpha = sum_i alpha_i (y_i E_i + 1).
+
+    Parameters
+    ----------
+    alpha, y, E : ndarray of shape (n,)
+        Multipliers, labels in {-1, +1}, and errors (see :func:`error_cache`).
+
+    Returns
+    -------
+    W : float
+    """
     return 0.5 * float(np.dot(alpha, 1.0 - y * E))
 
 
@@ -95,7 +108,7 @@ def index_sets(alpha, y, C):
     return up, low
 
 
-def kkt_violation(alpha, y, C, E):
+def max_violation(alpha, y, C, E):
     """Maximal violation of the KKT conditions (LIBSVM's m(alpha) - M(alpha)).
 
     Parameters
@@ -127,7 +140,7 @@ def kkt_violation(alpha, y, C, E):
     return float(E[low].max() - E[up].min())
 
 
-def intercept(alpha, y, C, E):
+def intercept_from_errors(alpha, y, C, E):
     """The intercept b, as LIBSVM's ``calculate_rho`` computes it.
 
     With free support vectors (0 < alpha_i < C) the KKT conditions say
@@ -163,15 +176,17 @@ def intercept(alpha, y, C, E):
     return float(0.5 * (lower + upper))
 
 
-def primal_weights(alpha, y, X):
+def recover_w(alpha, X, y):
     """Weight vector w = sum_i alpha_i y_i x_i of a linear SVM.
 
     Parameters
     ----------
-    alpha, y : ndarray of shape (n,)
-        Multipliers and labels in {-1, +1}.
+    alpha : ndarray of shape (n,)
+        Multipliers.
     X : ndarray of shape (n, d)
         Training points.
+    y : ndarray of shape (n,)
+        Labels in {-1, +1}.
 
     Returns
     -------

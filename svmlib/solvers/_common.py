@@ -29,7 +29,7 @@ class SolverResult:
         W(alpha) = sum_i alpha_i - 1/2 sum_ij alpha_i alpha_j y_i y_j K_ij.
     kkt_violation : float
         The maximal KKT violation m(alpha) - M(alpha) at return (see
-        :func:`svmlib.duality.kkt_violation`).
+        :func:`svmlib.duality.max_violation`).
     history : dict of str to ndarray, or None
         With ``record_history=True``: ``"dual_objective"`` and
         ``"kkt_violation"``, one entry per iteration (entry k is the state

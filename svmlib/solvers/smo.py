@@ -19,7 +19,7 @@ dual is a one-dimensional quadratic, maximised in closed form
 
 Both stop when the maximal KKT violation m(alpha) - M(alpha) is at most
 ``tol`` (Keerthi et al. 2001), and both return b as LIBSVM's
-``calculate_rho`` does (:func:`svmlib.duality.intercept`).
+``calculate_rho`` does (:func:`svmlib.duality.intercept_from_errors`).
 
 Book chapters: *The two-variable step*, *Platt's SMO and working sets*,
 *Scaling up* (part III).
@@ -31,7 +31,7 @@ The error cache ``E`` holds E_k = f(x_k) - b - y_k for every point (see
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ..duality import dual_objective, index_sets, intercept, kkt_violation
+from ..duality import dual_objective_from_errors, index_sets, intercept_from_errors, max_violation
 from ..gram import as_gram
 from ._common import SolverResult, check_C, check_labels, check_tol, default_max_iter, warn_not_converged
 
@@ -149,7 +149,7 @@ class _SMOState:
 
     def record(self, violation):
         if self.history is not None:
-            self.history["dual_objective"].append(dual_objective(self.alpha, self.y, E=self.E))
+            self.history["dual_objective"].append(dual_objective_from_errors(self.alpha, self.y, self.E))
             self.history["kkt_violation"].append(violation)
 
     def step(self, i, j, K_i=None):
@@ -178,16 +178,16 @@ class _SMOState:
         return True
 
     def result(self, tol):
-        violation = kkt_violation(self.alpha, self.y, self.C, self.E)
+        violation = max_violation(self.alpha, self.y, self.C, self.E)
         history = None
         if self.history is not None:
             history = {key: np.asarray(values) for key, values in self.history.items()}
         return SolverResult(
             alpha=self.alpha,
-            b=intercept(self.alpha, self.y, self.C, self.E),
+            b=intercept_from_errors(self.alpha, self.y, self.C, self.E),
             n_iter=self.n_iter,
             converged=violation <= tol,
-            dual_objective=dual_objective(self.alpha, self.y, E=self.E),
+            dual_objective=dual_objective_from_errors(self.alpha, self.y, self.E),
             kkt_violation=violation,
             history=history,
         )
@@ -222,7 +222,7 @@ def _solve_wss2(state, tol, max_iter):
         state.record(violation)
         if i is None or not state.step(i, j, K_i):
             return
-    state.record(kkt_violation(state.alpha, state.y, state.C, state.E))
+    state.record(max_violation(state.alpha, state.y, state.C, state.E))
 
 
 class _Platt:
@@ -306,7 +306,7 @@ class _Platt:
         else:
             self.b = -0.5 * (s.E[i] + s.E[j])
         if s.history is not None:
-            s.record(kkt_violation(s.alpha, s.y, s.C, s.E))
+            s.record(max_violation(s.alpha, s.y, s.C, s.E))
         return True
 
 
@@ -377,7 +377,7 @@ def smo(K, y, C, *, tol=1e-3, max_iter=None, selection="wss2", random_state=None
     if selection == "wss2":
         _solve_wss2(state, tol, max_iter)
     else:
-        state.record(kkt_violation(state.alpha, y, C, state.E))
+        state.record(max_violation(state.alpha, y, C, state.E))
         _Platt(state, tol, max_iter, check_random_state(random_state)).run()
     result = state.result(tol)
     if not result.converged:
