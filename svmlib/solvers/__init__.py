@@ -1,14 +1,17 @@
 """Solvers for the SVM training problem.
 
-Each solver takes a Gram matrix ``K`` (or data, for the primal methods),
-labels ``y`` in {-1, +1} and the box constraint ``C``, and returns a
-:class:`SolverResult`.
+Each dual solver takes a Gram matrix ``K`` (or a Gram object from
+:mod:`svmlib.gram`), labels ``y`` in {-1, +1} and the box constraint ``C``,
+and returns a :class:`SolverResult`.
 
-* :func:`smo`: sequential minimal optimization, Platt's selection or LIBSVM's
-  second-order working sets (part III of the book).
+* :func:`smo`: sequential minimal optimization with Platt's selection or
+  LIBSVM's second-order working sets (book part III);
+* :func:`simplified_smo`: the CS229 handout's simplified SMO;
+* :func:`two_variable_step`, :func:`step_bounds`: SMO's analytic step.
 """
 
 from ._common import SolverResult
-from .smo import smo, two_variable_step
+from .simplified_smo import simplified_smo
+from .smo import smo, step_bounds, two_variable_step
 
-__all__ = ["SolverResult", "smo", "two_variable_step"]
+__all__ = ["SolverResult", "simplified_smo", "smo", "step_bounds", "two_variable_step"]

@@ -35,10 +35,40 @@ from ..duality import dual_objective_from_errors, index_sets, intercept_from_err
 from ..gram import as_gram
 from ._common import SolverResult, check_C, check_labels, check_tol, default_max_iter, warn_not_converged
 
-__all__ = ["smo", "two_variable_step"]
+__all__ = ["smo", "two_variable_step", "step_bounds"]
 
 #: Curvatures eta at or below this are treated as zero (LIBSVM's TAU).
 TAU = 1e-12
+
+
+def step_bounds(alpha_i, alpha_j, y_i, y_j, C):
+    """The bounds L <= alpha_j_new <= H of a two-variable step.
+
+    The step keeps alpha_i y_i + alpha_j y_j fixed, so (alpha_i, alpha_j)
+    moves on a line of slope -y_i y_j; L and H are where that line leaves the
+    box [0, C]^2.
+
+    Parameters
+    ----------
+    alpha_i, alpha_j : float
+        Current multipliers, in [0, C].
+    y_i, y_j : float
+        Labels, -1.0 or +1.0.
+    C : float
+        Box constraint (``np.inf`` allowed).
+
+    Returns
+    -------
+    L, H : float
+
+    Notes
+    -----
+    Equations (10) and (11) of the CS229 simplified SMO handout; Platt (1998),
+    equations (12.3) and (12.4).
+    """
+    if y_i != y_j:
+        return max(0.0, alpha_j - alpha_i), min(C, C + alpha_j - alpha_i)
+    return max(0.0, alpha_i + alpha_j - C), min(C, alpha_i + alpha_j)
 
 
 def two_variable_step(alpha_i, alpha_j, y_i, y_j, E_i, E_j, K_ii, K_jj, K_ij, C):
@@ -86,11 +116,7 @@ def two_variable_step(alpha_i, alpha_j, y_i, y_j, E_i, E_j, K_ii, K_jj, K_ij, C)
     Equations (10)-(16) of the CS229 simplified SMO handout, with eta of the
     opposite sign; Platt (1998), equations (12.6)-(12.8).
     """
-    s = y_i * y_j
-    if s < 0:
-        L, H = max(0.0, alpha_j - alpha_i), min(C, C + alpha_j - alpha_i)
-    else:
-        L, H = max(0.0, alpha_i + alpha_j - C), min(C, alpha_i + alpha_j)
+    L, H = step_bounds(alpha_i, alpha_j, y_i, y_j, C)
     if L >= H:
         return alpha_i, alpha_j
     slope = y_j * (E_i - E_j)
@@ -99,8 +125,8 @@ def two_variable_step(alpha_i, alpha_j, y_i, y_j, E_i, E_j, K_ii, K_jj, K_ij, C)
         alpha_j_new = min(max(alpha_j + slope / eta, L), H)
     else:
         alpha_j_new = _better_end(alpha_j, L, H, slope, eta)
-    alpha_i_new = alpha_i + s * (alpha_j - alpha_j_new)
-    return _snap(alpha_i_new, C, alpha_i + alpha_j), alpha_j_new
+    alpha_i_new = alpha_i + y_i * y_j * (alpha_j - alpha_j_new)
+    return snap_to_bounds(alpha_i_new, C, alpha_i + alpha_j), alpha_j_new
 
 
 def _better_end(alpha_j, L, H, slope, eta):
@@ -123,7 +149,7 @@ def _better_end(alpha_j, L, H, slope, eta):
     return L if gain_L > gain_H else H
 
 
-def _snap(alpha, C, scale):
+def snap_to_bounds(alpha, C, scale):
     """Clip alpha to [0, C], snapping values within rounding of a bound onto it."""
     eps = 1e-12 * max(scale, 1.0)
     if alpha <= eps:
