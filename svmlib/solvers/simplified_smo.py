@@ -18,7 +18,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from ..duality import dual_objective_from_errors, max_violation
-from ..gram import as_gram
+from ..gram import as_gram, column_blas_threads
 from ._common import SolverResult, check_C, check_labels, check_tol, default_max_iter, warn_not_converged
 from .smo import snap_to_bounds, step_bounds
 
@@ -112,39 +112,40 @@ def simplified_smo(
     E = -y.copy()  # f(x) - b - y with alpha = 0; the handout's E_k is E[k] + b
     history = {"dual_objective": [0.0], "kkt_violation": [max_violation(alpha, y, C, E)]} if record_history else None
     n_iter, passes = 0, 0
-    while passes < max_passes and n_iter < max_iter:
-        changed = 0
-        for i in range(n):
-            if not _kkt_violated(alpha[i], y[i], E[i] + b, C, tol):
-                continue
-            j = int(rng.randint(n - 1))
-            j += j >= i  # a random j != i
-            L, H = step_bounds(alpha[i], alpha[j], y[i], y[j], C)
-            if L == H:
-                continue
-            K_i = gram.column(i)
-            eta = diagonal[i] + diagonal[j] - 2.0 * K_i[j]
-            if eta <= 0:
-                continue
-            alpha_j = min(max(alpha[j] + y[j] * (E[i] - E[j]) / eta, L), H)
-            if abs(alpha_j - alpha[j]) < MIN_CHANGE:
-                continue
-            alpha_i = snap_to_bounds(alpha[i] + y[i] * y[j] * (alpha[j] - alpha_j), C, alpha[i] + alpha[j])
-            delta_i, delta_j = alpha_i - alpha[i], alpha_j - alpha[j]
-            b = _threshold(
-                b, E[i] + b, E[j] + b, delta_i, delta_j, y[i], y[j],
-                diagonal[i], diagonal[j], K_i[j], alpha_i, alpha_j, C,
-            )  # fmt: skip
-            E += np.float64(delta_i * y[i]) * K_i + np.float64(delta_j * y[j]) * gram.column(j)
-            alpha[i], alpha[j] = alpha_i, alpha_j
-            n_iter += 1
-            changed += 1
-            if history is not None:
-                history["dual_objective"].append(dual_objective_from_errors(alpha, y, E))
-                history["kkt_violation"].append(max_violation(alpha, y, C, E))
-            if n_iter >= max_iter:
-                break
-        passes = passes + 1 if changed == 0 else 0
+    with column_blas_threads():
+        while passes < max_passes and n_iter < max_iter:
+            changed = 0
+            for i in range(n):
+                if not _kkt_violated(alpha[i], y[i], E[i] + b, C, tol):
+                    continue
+                j = int(rng.randint(n - 1))
+                j += j >= i  # a random j != i
+                L, H = step_bounds(alpha[i], alpha[j], y[i], y[j], C)
+                if L == H:
+                    continue
+                K_i = gram.column(i)
+                eta = diagonal[i] + diagonal[j] - 2.0 * K_i[j]
+                if eta <= 0:
+                    continue
+                alpha_j = min(max(alpha[j] + y[j] * (E[i] - E[j]) / eta, L), H)
+                if abs(alpha_j - alpha[j]) < MIN_CHANGE:
+                    continue
+                alpha_i = snap_to_bounds(alpha[i] + y[i] * y[j] * (alpha[j] - alpha_j), C, alpha[i] + alpha[j])
+                delta_i, delta_j = alpha_i - alpha[i], alpha_j - alpha[j]
+                b = _threshold(
+                    b, E[i] + b, E[j] + b, delta_i, delta_j, y[i], y[j],
+                    diagonal[i], diagonal[j], K_i[j], alpha_i, alpha_j, C,
+                )  # fmt: skip
+                E += np.float64(delta_i * y[i]) * K_i + np.float64(delta_j * y[j]) * gram.column(j)
+                alpha[i], alpha[j] = alpha_i, alpha_j
+                n_iter += 1
+                changed += 1
+                if history is not None:
+                    history["dual_objective"].append(dual_objective_from_errors(alpha, y, E))
+                    history["kkt_violation"].append(max_violation(alpha, y, C, E))
+                if n_iter >= max_iter:
+                    break
+            passes = passes + 1 if changed == 0 else 0
 
     violation = max_violation(alpha, y, C, E)
     converged = passes >= max_passes

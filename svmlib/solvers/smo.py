@@ -32,7 +32,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from ..duality import dual_objective_from_errors, index_sets, intercept_from_errors, max_violation
-from ..gram import as_gram
+from ..gram import as_gram, column_blas_threads
 from ._common import SolverResult, check_C, check_labels, check_tol, default_max_iter, warn_not_converged
 
 __all__ = ["smo", "two_variable_step", "step_bounds"]
@@ -400,11 +400,12 @@ def smo(K, y, C, *, tol=1e-3, max_iter=None, selection="wss2", random_state=None
         raise ValueError(f"selection must be 'wss2' or 'platt', got {selection!r}.")
 
     state = _SMOState(gram, y, C, record_history)
-    if selection == "wss2":
-        _solve_wss2(state, tol, max_iter)
-    else:
-        state.record(max_violation(state.alpha, y, C, state.E))
-        _Platt(state, tol, max_iter, check_random_state(random_state)).run()
+    with column_blas_threads():
+        if selection == "wss2":
+            _solve_wss2(state, tol, max_iter)
+        else:
+            state.record(max_violation(state.alpha, y, C, state.E))
+            _Platt(state, tol, max_iter, check_random_state(random_state)).run()
     result = state.result(tol)
     if not result.converged:
         warn_not_converged("SMO", state.n_iter, max_iter, result.kkt_violation, tol)
