@@ -1,9 +1,23 @@
 """Data sets used by the book: loaders for real data, generators for toy data.
 
 * :func:`load_mnist`: the MNIST digits (downloaded and verified, or read from
-  ``SVMLIB_DATA_DIR``), in :mod:`svmlib.datasets.mnist`.
+  ``SVMLIB_DATA_DIR``), in :mod:`svmlib.datasets.mnist`;
+* :func:`load_gisette`: the GISETTE challenge data (UCI), and
+  :func:`make_gisette_like`, a substitute built from MNIST by the published
+  recipe, in :mod:`svmlib.datasets.gisette`.
 """
 
+from .gisette import GISETTE_FILES, load_gisette, make_gisette_like
 from .mnist import MNIST_FILES, MNIST_URLS, fetch_file, get_data_home, load_mnist, read_idx
 
-__all__ = ["MNIST_FILES", "MNIST_URLS", "fetch_file", "get_data_home", "load_mnist", "read_idx"]
+__all__ = [
+    "GISETTE_FILES",
+    "MNIST_FILES",
+    "MNIST_URLS",
+    "fetch_file",
+    "get_data_home",
+    "load_gisette",
+    "load_mnist",
+    "make_gisette_like",
+    "read_idx",
+]
