@@ -1,10 +1,10 @@
 """Data sets used by the book: loaders for real data, generators for toy data.
 
 * :func:`load_mnist`: the MNIST digits (downloaded and verified, or read from
-  ``SVMLIB_DATA_DIR``), in :mod:`svmlib.datasets.mnist`;
+  ``SVMLIB_DATA_DIR``), in ``svmlib.datasets.mnist``;
 * :func:`load_gisette`: the GISETTE challenge data (UCI), and
   :func:`make_gisette_like`, a substitute built from MNIST by the published
-  recipe, in :mod:`svmlib.datasets.gisette`.
+  recipe, in ``svmlib.datasets.gisette``.
 """
 
 from .gisette import GISETTE_FILES, load_gisette, make_gisette_like
