@@ -1,0 +1,777 @@
+"""The EM algorithm for mixture models: two (or more) coins, and Gaussians.
+
+A mixture model draws a hidden label z in {0, ..., K-1} with probabilities
+``weights`` (the prior pi_k = P(z = k)) and then an observation x from the
+component p(x | z = k). The log-likelihood of n observations,
+
+    l(theta) = sum_i log sum_k pi_k p(x_i | z = k; theta),
+
+has a sum inside the logarithm and no closed-form maximiser. The EM
+algorithm (Dempster, Laird & Rubin 1977) alternates two steps that each have
+one:
+
+* **E step**: the responsibilities r_ik = P(z_i = k | x_i; theta), the
+  posterior of the hidden label under the current parameters (Bayes' rule);
+* **M step**: the parameters that maximise the expected complete-data
+  log-likelihood sum_ik r_ik log(pi_k p(x_i | z = k; theta)) with r fixed.
+
+By Jensen's inequality the E step makes a lower bound on l touch l at the
+current parameters and the M step raises the bound, so l never decreases
+(Bishop 2006, section 9.4).
+
+Two models:
+
+* :class:`BernoulliMixtureEM`: n observations of d coin tosses each, every
+  observation made with one of K coins of unknown heads probabilities
+  ``thetas`` (the two-coin problem of the book's *EM algorithm* chapter);
+* :class:`GaussianMixtureEM`: a mixture of K multivariate normal
+  distributions with full covariance matrices (Bishop 2006, section 9.2),
+  a scikit-learn style estimator.
+
+Everything is computed in log space (``scipy.special.logsumexp``) so that
+densities far below the smallest float do not turn into 0 / 0. The E and M
+steps are public functions (:func:`bernoulli_e_step`,
+:func:`bernoulli_m_step`, :func:`gaussian_log_densities`,
+:func:`gaussian_e_step`, :func:`gaussian_m_step`), shown in the book.
+
+The log-likelihoods reported (``score``, ``lower_bound_``,
+``log_likelihood_history_``) are **means over the observations**, as in
+scikit-learn; multiply by n for the total.
+
+Book chapters: *The EM algorithm*, *Gaussian mixture models* (side topics).
+"""
+
+import numbers
+import warnings
+
+import numpy as np
+from scipy.linalg import solve_triangular
+from scipy.special import logsumexp, xlog1py, xlogy
+from sklearn.base import BaseEstimator, DensityMixin
+from sklearn.cluster import KMeans
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted, check_scalar, validate_data
+
+__all__ = [
+    "BernoulliMixtureEM",
+    "GaussianMixtureEM",
+    "bernoulli_e_step",
+    "bernoulli_m_step",
+    "gaussian_e_step",
+    "gaussian_log_densities",
+    "gaussian_m_step",
+]
+
+#: Added to the soft counts N_k before dividing, so that a component that
+#: lost all its points gives finite (if meaningless) parameters, as in
+#: scikit-learn.
+_TINY = 10 * np.finfo(np.float64).eps
+
+
+# ---------------------------------------------------------------------------
+# Coins: the E and M steps
+# ---------------------------------------------------------------------------
+
+
+def bernoulli_e_step(heads, n_tosses, weights, thetas):
+    """E step for a mixture of coins: log responsibilities and log-likelihoods.
+
+    Observation i is a sequence of ``n_tosses`` = d tosses of one coin, with
+    h_i heads. Under coin k the sequence has probability
+    theta_k^h_i (1 - theta_k)^(d - h_i), so by Bayes' rule
+
+        log r_ik = log pi_k + h_i log theta_k + (d - h_i) log(1 - theta_k)
+                   - log p(x_i),
+        log p(x_i) = logsumexp_k [log pi_k + h_i log theta_k
+                                  + (d - h_i) log(1 - theta_k)].
+
+    Parameters
+    ----------
+    heads : ndarray of shape (n_samples,)
+        Number of heads h_i in each observation, 0 <= h_i <= d.
+    n_tosses : int
+        Number of tosses d per observation.
+    weights : ndarray of shape (n_components,)
+        Prior probabilities pi_k of the coins (non-negative, summing to 1).
+    thetas : ndarray of shape (n_components,)
+        Heads probabilities theta_k in [0, 1].
+
+    Returns
+    -------
+    log_resp : ndarray of shape (n_samples, n_components), float64
+        log r_ik; each row's exponentials sum to 1.
+    log_likelihood : ndarray of shape (n_samples,), float64
+        log p(x_i) of each observation's toss *sequence* (no binomial
+        coefficient: it does not depend on the parameters).
+
+    Notes
+    -----
+    ``xlogy`` and ``xlog1py`` give 0 log 0 = 0, so theta_k = 0 or 1 (a coin
+    that only ever showed tails or heads) is handled exactly.
+    """
+    heads = np.asarray(heads, dtype=np.float64)[:, None]
+    with np.errstate(divide="ignore"):  # a weight of 0 gives log 0 = -inf, which is right
+        log_joint = np.log(weights) + xlogy(heads, thetas) + xlog1py(n_tosses - heads, -np.asarray(thetas))
+    log_likelihood = logsumexp(log_joint, axis=1)
+    return log_joint - log_likelihood[:, None], log_likelihood
+
+
+def bernoulli_m_step(heads, n_tosses, resp):
+    """M step for a mixture of coins: weights and heads probabilities.
+
+    Maximising sum_ik r_ik [log pi_k + h_i log theta_k
+    + (d - h_i) log(1 - theta_k)] over theta_k (set the derivative to 0) and
+    over pi on the simplex (a Lagrange multiplier for sum_k pi_k = 1) gives
+
+        theta_k = sum_i r_ik h_i / (d N_k),   pi_k = N_k / n,
+        N_k = sum_i r_ik:
+
+    each coin's heads frequency with every observation counted with weight
+    r_ik.
+
+    Parameters
+    ----------
+    heads : ndarray of shape (n_samples,)
+        Number of heads h_i in each observation.
+    n_tosses : int
+        Number of tosses d per observation.
+    resp : ndarray of shape (n_samples, n_components)
+        Responsibilities r_ik (rows sum to 1).
+
+    Returns
+    -------
+    weights : ndarray of shape (n_components,), float64
+        pi_k = N_k / n.
+    thetas : ndarray of shape (n_components,), float64
+        theta_k in [0, 1].
+    """
+    counts = resp.sum(axis=0) + _TINY  # N_k
+    thetas = (resp.T @ np.asarray(heads, dtype=np.float64)) / (n_tosses * counts)
+    return counts / counts.sum(), np.clip(thetas, 0.0, 1.0)
+
+
+# ---------------------------------------------------------------------------
+# Gaussians: the E and M steps
+# ---------------------------------------------------------------------------
+
+
+def gaussian_log_densities(X, means, covariances):
+    """log N(x_i; mu_k, Sigma_k) for every point and component, via Cholesky.
+
+    With the Cholesky factor Sigma_k = L_k L_k^T (L_k lower triangular), the
+    Mahalanobis term is (x - mu_k)^T Sigma_k^-1 (x - mu_k) = ||z||^2 with
+    z = L_k^-1 (x - mu_k), and log det Sigma_k = 2 sum_j log (L_k)_jj, so
+
+        log N(x; mu_k, Sigma_k) = -1/2 (d log(2 pi) + log det Sigma_k + ||z||^2).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    means : ndarray of shape (n_components, n_features)
+    covariances : ndarray of shape (n_components, n_features, n_features)
+        Symmetric positive definite matrices.
+
+    Returns
+    -------
+    log_density : ndarray of shape (n_samples, n_components), float64
+
+    Raises
+    ------
+    ValueError
+        If a covariance matrix is not positive definite (for example a
+        component that collapsed onto a single point with ``reg_covar=0``).
+    """
+    n_features = X.shape[1]
+    log_density = np.empty((X.shape[0], len(means)))
+    for k, (mean, covariance) in enumerate(zip(means, covariances)):
+        try:
+            L = np.linalg.cholesky(covariance)
+        except np.linalg.LinAlgError:
+            raise ValueError(
+                f"The covariance matrix of component {k} is singular or not positive definite "
+                f"(a component collapsed onto too few distinct points). Increase reg_covar, "
+                f"use fewer components, or scale the data."
+            ) from None
+        L_inv = solve_triangular(L, np.eye(n_features), lower=True)  # small: (d, d)
+        z = (X - mean) @ L_inv.T  # row i: L^-1 (x_i - mu_k), one matrix product for all points
+        log_det = 2.0 * np.sum(np.log(np.diag(L)))
+        log_density[:, k] = -0.5 * (n_features * np.log(2 * np.pi) + log_det + np.sum(z * z, axis=1))
+    return log_density
+
+
+def gaussian_e_step(X, weights, means, covariances):
+    """E step for a Gaussian mixture: log responsibilities and log-likelihoods.
+
+    By Bayes' rule, in log space,
+
+        log r_ik = log pi_k + log N(x_i; mu_k, Sigma_k) - log p(x_i),
+        log p(x_i) = logsumexp_k [log pi_k + log N(x_i; mu_k, Sigma_k)].
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    weights : ndarray of shape (n_components,)
+        Mixture weights pi_k (non-negative, summing to 1).
+    means : ndarray of shape (n_components, n_features)
+    covariances : ndarray of shape (n_components, n_features, n_features)
+
+    Returns
+    -------
+    log_resp : ndarray of shape (n_samples, n_components), float64
+        log r_ik; each row's exponentials sum to 1.
+    log_likelihood : ndarray of shape (n_samples,), float64
+        log p(x_i).
+
+    Raises
+    ------
+    ValueError
+        If a covariance matrix is not positive definite.
+    """
+    with np.errstate(divide="ignore"):
+        log_joint = np.log(weights) + gaussian_log_densities(X, means, covariances)
+    log_likelihood = logsumexp(log_joint, axis=1)
+    return log_joint - log_likelihood[:, None], log_likelihood
+
+
+def gaussian_m_step(X, resp, reg_covar):
+    """M step for a Gaussian mixture: weights, means and full covariances.
+
+    With N_k = sum_i r_ik, the maximisers of the expected complete-data
+    log-likelihood (Bishop 2006, equations 9.24-9.26) are
+
+        mu_k    = sum_i r_ik x_i / N_k,
+        Sigma_k = sum_i r_ik (x_i - mu_k)(x_i - mu_k)^T / N_k + reg_covar I,
+        pi_k    = N_k / n,
+
+    the covariance taken around the *new* mean mu_k. The weights come from a
+    Lagrange multiplier for sum_k pi_k = 1 (it equals n). ``reg_covar``
+    keeps every Sigma_k positive definite even when a component holds a
+    single point or duplicates.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    resp : ndarray of shape (n_samples, n_components)
+        Responsibilities r_ik (rows sum to 1).
+    reg_covar : float
+        Non-negative number added to the diagonal of every covariance.
+
+    Returns
+    -------
+    weights : ndarray of shape (n_components,), float64
+    means : ndarray of shape (n_components, n_features), float64
+    covariances : ndarray of shape (n_components, n_features, n_features), float64
+    """
+    counts = resp.sum(axis=0) + _TINY  # N_k
+    means = (resp.T @ X) / counts[:, None]
+    diff = X[None, :, :] - means[:, None, :]  # (n_components, n_samples, n_features)
+    weighted = resp.T[:, :, None] * diff  # r_ik (x_i - mu_k)
+    covariances = np.matmul(weighted.transpose(0, 2, 1), diff) / counts[:, None, None]
+    covariances += reg_covar * np.eye(X.shape[1])
+    return counts / counts.sum(), means, covariances
+
+
+# ---------------------------------------------------------------------------
+# The EM loop, shared by both estimators
+# ---------------------------------------------------------------------------
+
+
+class _Run:
+    """Parameters, log-likelihood history and status of one EM run."""
+
+    def __init__(self, params, history, parameter_history, n_iter, converged, change):
+        self.params = params
+        self.history = history
+        self.parameter_history = parameter_history
+        self.n_iter = n_iter
+        self.converged = converged
+        self.change = change
+
+    @property
+    def lower_bound(self):
+        return self.history[-1]
+
+
+def _run_em(model, X, params):
+    """Alternate E and M steps from ``params`` until the mean log-likelihood settles.
+
+    Entry t of the histories belongs to the parameters after t M steps
+    (entry 0: the initial parameters). Stops when the mean log-likelihood
+    changes by less than ``model.tol``, or after ``model.max_iter`` M steps.
+    """
+    log_resp, log_likelihood = model._e_step(X, params)
+    history, parameter_history = [float(np.mean(log_likelihood))], [params]
+    converged, change, n_iter = False, np.inf, 0
+    while n_iter < model.max_iter:
+        params = model._m_step(X, np.exp(log_resp), params)
+        log_resp, log_likelihood = model._e_step(X, params)
+        n_iter += 1
+        history.append(float(np.mean(log_likelihood)))
+        parameter_history.append(params)
+        change = history[-1] - history[-2]
+        if abs(change) < model.tol:
+            converged = True
+            break
+    return _Run(params, history, parameter_history, n_iter, converged, change)
+
+
+def _check_params_common(model):
+    """Check tol, max_iter, n_init (raise ValueError naming the problem)."""
+    _check_scalar(model.tol, "tol", numbers.Real, min_val=0.0)
+    _check_scalar(model.max_iter, "max_iter", numbers.Integral, min_val=1)
+    _check_scalar(model.n_init, "n_init", numbers.Integral, min_val=1)
+    _check_scalar(model.n_components, "n_components", numbers.Integral, min_val=1)
+
+
+def _check_scalar(value, name, target_type, min_val=None):
+    """sklearn's check_scalar, with wrong types reported as ValueError too."""
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be a number, got the boolean {value!r}.")
+    try:
+        check_scalar(value, name, target_type, min_val=min_val)
+    except TypeError as error:
+        raise ValueError(str(error)) from None
+    if isinstance(value, numbers.Real) and not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}.")
+
+
+def _check_probability_vector(weights, name, n_components):
+    weights = np.asarray(weights, dtype=np.float64)
+    if weights.shape != (n_components,):
+        raise ValueError(f"{name} must have shape ({n_components},), got {weights.shape}.")
+    if not np.all(np.isfinite(weights)) or np.any(weights < 0) or not np.isclose(weights.sum(), 1.0, atol=1e-8):
+        raise ValueError(f"{name} must hold non-negative probabilities summing to 1, got {weights.tolist()}.")
+    return weights / weights.sum()
+
+
+class _MixtureEM(DensityMixin, BaseEstimator):
+    """fit (with n_init restarts), predict, predict_proba, score_samples, score."""
+
+    def fit(self, X, y=None):
+        """Estimate the parameters by EM; keep the best of ``n_init`` runs.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The observations.
+        y : ignored
+            Present for scikit-learn's API.
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        ValueError
+            For NaN or infinity in X, fewer samples than components, or bad
+            parameters (see the class docstring).
+
+        Warns
+        -----
+        ConvergenceWarning
+            If the best run stopped at ``max_iter`` before the mean
+            log-likelihood changed by less than ``tol``.
+        """
+        X = self._validate_X(X, reset=True)
+        self._check_params(X)
+        if X.shape[0] < self.n_components:
+            raise ValueError(
+                f"Expected n_samples >= n_components, got n_samples={X.shape[0]} and "
+                f"n_components={self.n_components}: every component needs data."
+            )
+        rng = check_random_state(self.random_state)
+        best = None
+        for _ in range(self.n_init):
+            run = _run_em(self, X, self._initial_params(X, rng))
+            if best is None or run.lower_bound > best.lower_bound:
+                best = run
+        if not best.converged:
+            warnings.warn(
+                f"{type(self).__name__} reached max_iter={self.max_iter} with the mean log-likelihood "
+                f"still changing by {best.change:.3g} per iteration (tol={self.tol:g}). Increase "
+                f"max_iter or tol, or try other initialisations (n_init).",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        for name, value in best.params.items():
+            setattr(self, name + "_", value)
+        self.lower_bound_ = best.lower_bound
+        self.n_iter_ = best.n_iter
+        self.converged_ = best.converged
+        self.log_likelihood_history_ = best.history
+        self.parameter_history_ = best.parameter_history
+        return self
+
+    def _fitted_params(self):
+        check_is_fitted(self)
+        return {name: getattr(self, name + "_") for name in self._param_names}
+
+    def score_samples(self, X):
+        """Log-likelihood log p(x_i) of each observation, shape (n_samples,)."""
+        params = self._fitted_params()
+        return self._e_step(self._validate_X(X, reset=False), params)[1]
+
+    def score(self, X, y=None):
+        """Mean log-likelihood of the observations (float)."""
+        return float(np.mean(self.score_samples(X)))
+
+    def predict_proba(self, X):
+        """Responsibilities P(z = k | x_i), shape (n_samples, n_components); rows sum to 1."""
+        params = self._fitted_params()
+        return np.exp(self._e_step(self._validate_X(X, reset=False), params)[0])
+
+    def predict(self, X):
+        """Most probable component of each observation, shape (n_samples,), int."""
+        return np.argmax(self.predict_proba(X), axis=1)
+
+
+# ---------------------------------------------------------------------------
+# The estimators
+# ---------------------------------------------------------------------------
+
+
+class BernoulliMixtureEM(_MixtureEM):
+    """EM for a mixture of coins: which coin made each sequence of tosses?
+
+    Each observation is a row of d tosses (1 = heads, 0 = tails), all made
+    with one of ``n_components`` coins; coin k is picked with probability
+    pi_k (the prior, ``weights_``) and shows heads with probability theta_k
+    (``thetas_``). Which coin made an observation is hidden. EM alternates
+
+    * E step (:func:`bernoulli_e_step`): r_ik = P(coin k | x_i), from
+      pi_k theta_k^h_i (1 - theta_k)^(d - h_i) normalised over k, with h_i the
+      number of heads of observation i;
+    * M step (:func:`bernoulli_m_step`): theta_k = sum_i r_ik h_i / (d N_k),
+      and, if ``update_prior``, pi_k = N_k / n, where N_k = sum_i r_ik.
+
+    With ``update_prior=False`` the prior stays at ``weights_init`` and only
+    the thetas are estimated (the maximum-likelihood estimate for that fixed
+    prior). The labels of the coins are arbitrary (*label switching*): the
+    result depends on the initialisation, not on any name of the coins.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+        Number of coins K >= 1.
+    update_prior : bool, default=True
+        Re-estimate the prior pi in every M step; if False, keep
+        ``weights_init``.
+    weights_init : array-like of shape (n_components,), optional
+        Initial prior (non-negative, sums to 1). Default: uniform, 1 / K.
+    thetas_init : array-like of shape (n_components,), optional
+        Initial heads probabilities in [0, 1]. Default: drawn uniformly on
+        [0, 1) from ``random_state`` (a new draw for every restart).
+    tol : float, default=1e-10
+        Stop when the mean log-likelihood per observation changes by less
+        than ``tol`` in one iteration.
+    max_iter : int, default=1000
+        Maximum number of EM iterations (M steps) per run.
+    n_init : int, default=1
+        Number of runs from different initial thetas; the run with the
+        highest final log-likelihood is kept.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the initial thetas.
+
+    Attributes
+    ----------
+    weights_ : ndarray of shape (n_components,)
+        Prior pi_k of each coin.
+    thetas_ : ndarray of shape (n_components,)
+        Heads probability theta_k of each coin.
+    lower_bound_ : float
+        Mean log-likelihood per observation at the returned parameters (the
+        log-probability of each toss *sequence*, no binomial coefficient).
+    n_iter_ : int
+        Number of EM iterations of the kept run.
+    converged_ : bool
+        Whether the kept run met ``tol`` before ``max_iter``.
+    log_likelihood_history_ : list of float, length n_iter_ + 1
+        Mean log-likelihood after 0, 1, ..., n_iter_ iterations; never
+        decreases (up to rounding).
+    parameter_history_ : list of dict, length n_iter_ + 1
+        ``{"weights": ..., "thetas": ...}`` after 0, 1, ..., n_iter_
+        iterations.
+    n_features_in_ : int
+        Number of tosses d per observation.
+
+    Raises
+    ------
+    ValueError
+        From ``fit``: X not 2-D, NaN or infinity, values other than 0 and 1,
+        fewer observations than coins, n_components < 1, tol < 0,
+        max_iter < 1, n_init < 1, weights_init or thetas_init of the wrong
+        shape or outside their ranges.
+
+    Notes
+    -----
+    Dempster, Laird & Rubin (1977); the two-coin example follows the book's
+    source blog (Gu 2019) and Do & Batzoglou (2008). Book chapter: *The EM
+    algorithm*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> coin = rng.random(500) < 0.7
+    >>> X = (rng.random((500, 10)) < np.where(coin, 0.2, 0.7)[:, None]).astype(int)
+    >>> model = BernoulliMixtureEM(random_state=0).fit(X)
+    >>> np.round(np.sort(model.thetas_), 1)
+    array([0.2, 0.7])
+    """
+
+    _param_names = ("weights", "thetas")
+
+    def __init__(
+        self,
+        n_components=2,
+        *,
+        update_prior=True,
+        weights_init=None,
+        thetas_init=None,
+        tol=1e-10,
+        max_iter=1000,
+        n_init=1,
+        random_state=None,
+    ):
+        self.n_components = n_components
+        self.update_prior = update_prior
+        self.weights_init = weights_init
+        self.thetas_init = thetas_init
+        self.tol = tol
+        self.max_iter = max_iter
+        self.n_init = n_init
+        self.random_state = random_state
+
+    def _validate_X(self, X, reset):
+        X = validate_data(self, X, reset=reset, dtype=np.float64)
+        if not np.all((X == 0) | (X == 1)):
+            raise ValueError("X must hold toss outcomes 0 (tails) and 1 (heads) only.")
+        return X
+
+    def _check_params(self, X):
+        _check_params_common(self)
+        if not isinstance(self.update_prior, (bool, np.bool_)):
+            raise ValueError(f"update_prior must be True or False, got {self.update_prior!r}.")
+        if self.weights_init is not None:
+            _check_probability_vector(self.weights_init, "weights_init", self.n_components)
+        if self.thetas_init is not None:
+            thetas = np.asarray(self.thetas_init, dtype=np.float64)
+            if thetas.shape != (self.n_components,) or not np.all((thetas >= 0) & (thetas <= 1)):
+                raise ValueError(
+                    f"thetas_init must hold {self.n_components} probabilities in [0, 1], got {thetas.tolist()}."
+                )
+
+    def _initial_params(self, X, rng):
+        if self.weights_init is None:
+            weights = np.full(self.n_components, 1.0 / self.n_components)
+        else:
+            weights = _check_probability_vector(self.weights_init, "weights_init", self.n_components)
+        if self.thetas_init is None:
+            thetas = rng.uniform(size=self.n_components)
+        else:
+            thetas = np.asarray(self.thetas_init, dtype=np.float64).copy()
+        return {"weights": weights, "thetas": thetas}
+
+    def _e_step(self, X, params):
+        return bernoulli_e_step(X.sum(axis=1), X.shape[1], params["weights"], params["thetas"])
+
+    def _m_step(self, X, resp, params):
+        weights, thetas = bernoulli_m_step(X.sum(axis=1), X.shape[1], resp)
+        if not self.update_prior:
+            weights = params["weights"]
+        return {"weights": weights, "thetas": thetas}
+
+
+class GaussianMixtureEM(_MixtureEM):
+    """Gaussian mixture model with full covariances, fitted by EM.
+
+    The density is p(x) = sum_k pi_k N(x; mu_k, Sigma_k). EM alternates
+
+    * E step (:func:`gaussian_e_step`): responsibilities
+      r_ik = pi_k N(x_i; mu_k, Sigma_k) / sum_j pi_j N(x_i; mu_j, Sigma_j),
+      computed in log space with Cholesky factors;
+    * M step (:func:`gaussian_m_step`): with N_k = sum_i r_ik,
+      pi_k = N_k / n, mu_k = sum_i r_ik x_i / N_k,
+      Sigma_k = sum_i r_ik (x_i - mu_k)(x_i - mu_k)^T / N_k + reg_covar I.
+
+    The interface follows ``sklearn.mixture.GaussianMixture`` with
+    ``covariance_type="full"``; given the same initial parameters the two
+    follow the same iterations.
+
+    Parameters
+    ----------
+    n_components : int, default=1
+        Number of Gaussian components K >= 1.
+    tol : float, default=1e-3
+        Stop when the mean log-likelihood per sample changes by less than
+        ``tol`` in one iteration (scikit-learn's criterion).
+    reg_covar : float, default=1e-6
+        Non-negative number added to the diagonal of every covariance in the
+        M step, so that no covariance becomes singular (a component on one
+        point, duplicate points). Same units as the variance of X.
+    max_iter : int, default=100
+        Maximum number of EM iterations (M steps) per run.
+    n_init : int, default=1
+        Number of runs from different initialisations; the run with the
+        highest final log-likelihood is kept.
+    init_params : {"kmeans", "random"}, default="kmeans"
+        How the initial responsibilities are chosen (the first M step turns
+        them into parameters): "kmeans" assigns each point to its
+        ``sklearn.cluster.KMeans`` cluster (one k-means run seeded from
+        ``random_state``, as scikit-learn does); "random" draws
+        responsibilities uniformly and normalises each row.
+    weights_init : array-like of shape (n_components,), optional
+    means_init : array-like of shape (n_components, n_features), optional
+    covariances_init : array-like of shape (n_components, n_features, n_features), optional
+        Initial parameters. If all three are given they replace
+        ``init_params``; if only some are, they override the corresponding
+        part of the ``init_params`` initialisation. (scikit-learn takes the
+        precisions, the inverse covariances, as ``precisions_init``.)
+    random_state : int, RandomState instance or None, default=None
+        Seeds the initialisation.
+
+    Attributes
+    ----------
+    weights_ : ndarray of shape (n_components,)
+        Mixture weights pi_k.
+    means_ : ndarray of shape (n_components, n_features)
+    covariances_ : ndarray of shape (n_components, n_features, n_features)
+        Full covariance matrices (regularised).
+    lower_bound_ : float
+        Mean log-likelihood per sample at the returned parameters.
+        (scikit-learn reports the value *before* its last M step; the two
+        differ by less than ``tol`` at convergence.)
+    n_iter_ : int
+        Number of EM iterations of the kept run.
+    converged_ : bool
+        Whether the kept run met ``tol`` before ``max_iter``.
+    log_likelihood_history_ : list of float, length n_iter_ + 1
+        Mean log-likelihood after 0, 1, ..., n_iter_ iterations (entry 0:
+        the initial parameters); never decreases (up to rounding).
+    parameter_history_ : list of dict, length n_iter_ + 1
+        ``{"weights": ..., "means": ..., "covariances": ...}`` after 0, 1,
+        ..., n_iter_ iterations.
+    n_features_in_ : int
+
+    Raises
+    ------
+    ValueError
+        From ``fit``: NaN or infinity in X, fewer samples than components,
+        n_components < 1, tol < 0, reg_covar < 0, max_iter < 1, n_init < 1,
+        an unknown init_params, initial parameters of the wrong shape, not
+        positive definite or not summing to 1, and a covariance that became
+        singular (possible only with ``reg_covar=0``).
+
+    Warns
+    -----
+    ConvergenceWarning
+        If the kept run stopped at ``max_iter``.
+
+    Notes
+    -----
+    Dempster, Laird & Rubin (1977); Bishop (2006), section 9.2.2. Book
+    chapter: *Gaussian mixture models*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(0, 1, (200, 2)), rng.normal(6, 1, (100, 2))])
+    >>> model = GaussianMixtureEM(n_components=2, random_state=0).fit(X)
+    >>> np.round(np.sort(model.weights_), 2)
+    array([0.33, 0.67])
+    """
+
+    _param_names = ("weights", "means", "covariances")
+    _INIT_PARAMS = ("kmeans", "random")
+
+    def __init__(
+        self,
+        n_components=1,
+        *,
+        tol=1e-3,
+        reg_covar=1e-6,
+        max_iter=100,
+        n_init=1,
+        init_params="kmeans",
+        weights_init=None,
+        means_init=None,
+        covariances_init=None,
+        random_state=None,
+    ):
+        self.n_components = n_components
+        self.tol = tol
+        self.reg_covar = reg_covar
+        self.max_iter = max_iter
+        self.n_init = n_init
+        self.init_params = init_params
+        self.weights_init = weights_init
+        self.means_init = means_init
+        self.covariances_init = covariances_init
+        self.random_state = random_state
+
+    def _validate_X(self, X, reset):
+        return validate_data(self, X, reset=reset, dtype=np.float64)
+
+    def _check_params(self, X):
+        _check_params_common(self)
+        _check_scalar(self.reg_covar, "reg_covar", numbers.Real, min_val=0.0)
+        if self.init_params not in self._INIT_PARAMS:
+            raise ValueError(f"init_params must be one of {self._INIT_PARAMS}, got {self.init_params!r}.")
+        self._user_init(X.shape[1])
+
+    def _user_init(self, n_features):
+        """The given initial parameters, checked; None where not given."""
+        K = self.n_components
+        weights = means = covariances = None
+        if self.weights_init is not None:
+            weights = _check_probability_vector(self.weights_init, "weights_init", K)
+        if self.means_init is not None:
+            means = np.asarray(self.means_init, dtype=np.float64)
+            if means.shape != (K, n_features) or not np.all(np.isfinite(means)):
+                raise ValueError(
+                    f"means_init must be a finite array of shape ({K}, {n_features}), got shape {means.shape}."
+                )
+        if self.covariances_init is not None:
+            covariances = np.asarray(self.covariances_init, dtype=np.float64)
+            if covariances.shape != (K, n_features, n_features):
+                raise ValueError(
+                    f"covariances_init must have shape ({K}, {n_features}, {n_features}), got {covariances.shape}."
+                )
+            if not np.allclose(covariances, np.swapaxes(covariances, 1, 2)):
+                raise ValueError("covariances_init must hold symmetric matrices.")
+            try:
+                np.linalg.cholesky(covariances)
+            except np.linalg.LinAlgError:
+                raise ValueError("covariances_init must hold positive definite matrices.") from None
+        return weights, means, covariances
+
+    def _initial_params(self, X, rng):
+        weights, means, covariances = self._user_init(X.shape[1])
+        if weights is None or means is None or covariances is None:
+            resp = self._initial_resp(X, rng)
+            w, m, c = gaussian_m_step(X, resp, self.reg_covar)
+            weights = w if weights is None else weights
+            means = m if means is None else means
+            covariances = c if covariances is None else covariances
+        return {"weights": weights, "means": means, "covariances": covariances}
+
+    def _initial_resp(self, X, rng):
+        """Initial responsibilities, shape (n_samples, n_components)."""
+        n_samples = X.shape[0]
+        if self.init_params == "kmeans":
+            labels = KMeans(n_clusters=self.n_components, n_init=1, random_state=rng).fit(X).labels_
+            resp = np.zeros((n_samples, self.n_components))
+            resp[np.arange(n_samples), labels] = 1.0
+            return resp
+        resp = rng.uniform(size=(n_samples, self.n_components))
+        return resp / resp.sum(axis=1, keepdims=True)
+
+    def _e_step(self, X, params):
+        return gaussian_e_step(X, params["weights"], params["means"], params["covariances"])
+
+    def _m_step(self, X, resp, params):
+        weights, means, covariances = gaussian_m_step(X, resp, self.reg_covar)
+        return {"weights": weights, "means": means, "covariances": covariances}
