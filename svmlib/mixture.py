@@ -487,11 +487,11 @@ class BernoulliMixtureEM(_MixtureEM):
         Number of EM iterations of the kept run.
     converged_ : bool
         Whether the kept run met ``tol`` before ``max_iter``.
-    log_likelihood_history_ : list of float, length n_iter_ + 1
-        Mean log-likelihood after 0, 1, ..., n_iter_ iterations; never
+    log_likelihood_history_ : list of float, length ``n_iter_`` + 1
+        Mean log-likelihood after 0, 1, ..., ``n_iter_`` iterations; never
         decreases (up to rounding).
-    parameter_history_ : list of dict, length n_iter_ + 1
-        ``{"weights": ..., "thetas": ...}`` after 0, 1, ..., n_iter_
+    parameter_history_ : list of dict, length ``n_iter_`` + 1
+        ``{"weights": ..., "thetas": ...}`` after 0, 1, ..., ``n_iter_``
         iterations.
     n_features_in_ : int
         Number of tosses d per observation.
@@ -647,12 +647,12 @@ class GaussianMixtureEM(_MixtureEM):
         Number of EM iterations of the kept run.
     converged_ : bool
         Whether the kept run met ``tol`` before ``max_iter``.
-    log_likelihood_history_ : list of float, length n_iter_ + 1
-        Mean log-likelihood after 0, 1, ..., n_iter_ iterations (entry 0:
+    log_likelihood_history_ : list of float, length ``n_iter_`` + 1
+        Mean log-likelihood after 0, 1, ..., ``n_iter_`` iterations (entry 0:
         the initial parameters); never decreases (up to rounding).
-    parameter_history_ : list of dict, length n_iter_ + 1
+    parameter_history_ : list of dict, length ``n_iter_`` + 1
         ``{"weights": ..., "means": ..., "covariances": ...}`` after 0, 1,
-        ..., n_iter_ iterations.
+        ..., ``n_iter_`` iterations.
     n_features_in_ : int
 
     Raises
