@@ -4,11 +4,14 @@
   ``SVMLIB_DATA_DIR``), in ``svmlib.datasets.mnist``;
 * :func:`load_gisette`: the GISETTE challenge data (UCI), and
   :func:`make_gisette_like`, a substitute built from MNIST by the published
-  recipe, in ``svmlib.datasets.gisette``.
+  recipe, in ``svmlib.datasets.gisette``;
+* :func:`make_separable`, :func:`make_outlier_data`,
+  :func:`make_sine_separated`: 2-D toy problems, in ``svmlib.datasets.toy``.
 """
 
 from .gisette import GISETTE_FILES, load_gisette, make_gisette_like
 from .mnist import MNIST_FILES, MNIST_URLS, fetch_file, get_data_home, load_mnist, read_idx
+from .toy import make_outlier_data, make_separable, make_sine_separated
 
 __all__ = [
     "GISETTE_FILES",
@@ -19,5 +22,8 @@ __all__ = [
     "load_gisette",
     "load_mnist",
     "make_gisette_like",
+    "make_outlier_data",
+    "make_separable",
+    "make_sine_separated",
     "read_idx",
 ]

@@ -4,6 +4,9 @@ Each dual solver takes a Gram matrix ``K`` (or a Gram object from
 :mod:`svmlib.gram`), labels ``y`` in {-1, +1} and the box constraint ``C``,
 and returns a :class:`SolverResult`.
 
+* :func:`primal_gd`: mini-batch subgradient descent on the regularised hinge
+  loss (book part I);
+* :func:`dual_gd`: projected gradient ascent on the dual (book part I);
 * :func:`smo`: sequential minimal optimization with Platt's selection or
   LIBSVM's second-order working sets (book part III);
 * :func:`simplified_smo`: the CS229 handout's simplified SMO;
@@ -11,7 +14,18 @@ and returns a :class:`SolverResult`.
 """
 
 from ._common import SolverResult
+from .dual_gd import dual_gd
+from .primal import PrimalResult, primal_gd
 from .simplified_smo import simplified_smo
 from .smo import smo, step_bounds, two_variable_step
 
-__all__ = ["SolverResult", "simplified_smo", "smo", "step_bounds", "two_variable_step"]
+__all__ = [
+    "PrimalResult",
+    "SolverResult",
+    "dual_gd",
+    "primal_gd",
+    "simplified_smo",
+    "smo",
+    "step_bounds",
+    "two_variable_step",
+]
