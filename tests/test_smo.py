@@ -216,3 +216,13 @@ def test_no_warning_when_converged():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         smo(rbf_kernel(X, gamma=0.5), y, 1.0)
+
+
+def test_step_lands_exactly_on_the_bounds():
+    """0.7 + 0.2 rounds to 0.8999999999999999: H must still become C exactly.
+
+    A multiplier left one ulp below C stays in I_low, and WSS2 would keep
+    choosing a pair that cannot move (found through a stalled run).
+    """
+    new_i, new_j = two_variable_step(0.7, 0.2, 1.0, 1.0, 10.0, -10.0, 1.0, 1.0, 0.0, 0.9)
+    assert (new_i, new_j) == (0.0, 0.9)

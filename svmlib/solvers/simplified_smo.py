@@ -127,7 +127,7 @@ def simplified_smo(
                 eta = diagonal[i] + diagonal[j] - 2.0 * K_i[j]
                 if eta <= 0:
                     continue
-                alpha_j = min(max(alpha[j] + y[j] * (E[i] - E[j]) / eta, L), H)
+                alpha_j = snap_to_bounds(min(max(alpha[j] + y[j] * (E[i] - E[j]) / eta, L), H), C, alpha[i] + alpha[j])
                 if abs(alpha_j - alpha[j]) < MIN_CHANGE:
                     continue
                 alpha_i = snap_to_bounds(alpha[i] + y[i] * y[j] * (alpha[j] - alpha_j), C, alpha[i] + alpha[j])

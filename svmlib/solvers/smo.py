@@ -126,7 +126,10 @@ def two_variable_step(alpha_i, alpha_j, y_i, y_j, E_i, E_j, K_ii, K_jj, K_ij, C)
     else:
         alpha_j_new = _better_end(alpha_j, L, H, slope, eta)
     alpha_i_new = alpha_i + y_i * y_j * (alpha_j - alpha_j_new)
-    return snap_to_bounds(alpha_i_new, C, alpha_i + alpha_j), alpha_j_new
+    # L and H are computed in floating point (C + alpha_j - alpha_i may round to
+    # C minus one ulp): snap both multipliers onto the bounds they reach.
+    scale = alpha_i + alpha_j
+    return snap_to_bounds(alpha_i_new, C, scale), snap_to_bounds(alpha_j_new, C, scale)
 
 
 def _better_end(alpha_j, L, H, slope, eta):
