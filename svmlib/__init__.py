@@ -7,6 +7,7 @@ The library taught by the svmbook Jupyter Book. Modules mirror the book:
 * :mod:`svmlib.gram`: dense and cached access to the training Gram matrix;
 * :mod:`svmlib.solvers`: the solvers (SMO with Platt's and LIBSVM's selection);
 * :mod:`svmlib.svc`: :class:`SVC`, a scikit-learn compatible classifier;
+* :mod:`svmlib.multiclass`: more than two classes (one-vs-one voting, one-vs-rest);
 * :mod:`svmlib.datasets`: MNIST and GISETTE loaders, a Gisette-style generator;
 * :mod:`svmlib.mixture`: EM for coin and Gaussian mixtures (side topics).
 """

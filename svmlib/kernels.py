@@ -10,21 +10,46 @@ The output dtype follows the input: float32 data gives a float32 Gram matrix
 (half the memory and about twice the speed of float64), anything else is
 computed in float64.
 
+The second half of the module is a small *kernel algebra*: kernel objects
+(:class:`Linear`, :class:`Polynomial`, :class:`RBF`, :class:`Sigmoid`,
+:class:`Exponential`) that are callable like the functions above and combine
+by the rules that keep a kernel positive semi-definite: ``k1 + k2``,
+``k1 * k2``, ``c * k`` with ``c > 0``, ``k + c`` with ``c >= 0`` and
+``k.exp()``. :class:`ExponentialRandomFeatures` approximates the exponential
+kernel exp(x . z) by an explicit finite feature map.
+
 Book chapter: *Kernels* (part II). Sources: Schölkopf & Smola (2002) for the
-kernels themselves; the parametrizations follow the book (``sigma``) and
+kernels themselves and the composition rules; Rahimi & Recht (2007) for
+random Fourier features; the parametrizations follow the book (``sigma``) and
 scikit-learn (``gamma``).
 """
 
 import numbers
 
 import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 __all__ = [
     "linear_kernel",
     "polynomial_kernel",
     "rbf_kernel",
     "sigmoid_kernel",
+    "exponential_kernel",
     "rbf_gamma",
+    "Kernel",
+    "Linear",
+    "Polynomial",
+    "RBF",
+    "Sigmoid",
+    "Exponential",
+    "Sum",
+    "Product",
+    "Scaled",
+    "Constant",
+    "Exp",
+    "ExponentialRandomFeatures",
 ]
 
 
@@ -249,3 +274,511 @@ def sigmoid_kernel(X, Z=None, *, gamma=1.0, coef0=0.0):
     K *= gamma
     K += coef0
     return np.tanh(K, out=K)
+
+
+def exponential_kernel(X, Z=None, *, scale=1.0):
+    """Exponential ("softmax") kernel K(x, z) = exp(scale x . z).
+
+    It is the exponential of a (scaled) linear kernel, so it is positive
+    semi-definite by the composition rules, and it is a Gaussian kernel in
+    disguise:
+
+        exp(s x . z) = exp(s ||x||^2 / 2) exp(s ||z||^2 / 2) exp(-s ||x - z||^2 / 2).
+
+    On L2-normalised inputs (||x|| = ||z|| = 1) it equals e^s times the RBF
+    kernel with gamma = s / 2. Without normalisation the values grow as
+    exp(s ||x|| ||z||) and overflow quickly: normalise the rows first (for
+    example with ``sklearn.preprocessing.Normalizer``).
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+        First set of points.
+    Z : array-like of shape (m, d), default=None
+        Second set of points; ``None`` means ``X``.
+    scale : float, default=1.0
+        The factor s in front of the inner product, positive (an inverse
+        temperature).
+
+    Returns
+    -------
+    K : ndarray of shape (n, m)
+        Positive values; float32 if ``X`` is float32, float64 otherwise.
+
+    Raises
+    ------
+    ValueError
+        If ``scale`` is not positive or the inputs are invalid (see
+        ``linear_kernel``).
+
+    References
+    ----------
+    Schölkopf & Smola (2002), section 13.1 (the exponential of a kernel is a
+    kernel); the book's source notes on hard-margin SMO with this kernel.
+    """
+    scale = _check_positive(scale, "scale")
+    X, Z = _as_pair(X, Z)
+    K = X @ Z.T
+    K *= scale
+    return np.exp(K, out=K)
+
+
+# ---------------------------------------------------------------------------
+# The kernel algebra
+# ---------------------------------------------------------------------------
+
+
+def _is_real(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+class Kernel:
+    """Base class of kernel objects: callable on (X, Z=None), closed under the composition rules.
+
+    A kernel object ``k`` is called like the kernel functions of this module:
+    ``k(X, Z)`` returns the Gram matrix of shape (len(X), len(Z)) and
+    ``k(X)`` the square Gram matrix of X. It can therefore be passed as
+    ``svmlib.SVC(kernel=k)``.
+
+    Kernel objects combine by the rules that preserve positive
+    semi-definiteness (Schölkopf & Smola 2002, section 13.1):
+
+    ==================  =============================  ==================
+    expression          Gram matrix                    class
+    ==================  =============================  ==================
+    ``k1 + k2``         K1 + K2                        :class:`Sum`
+    ``k1 * k2``         K1 * K2 (element-wise)         :class:`Product`
+    ``c * k``, c > 0    c K                            :class:`Scaled`
+    ``k + c``, c >= 0   K + c                          :class:`Sum` with :class:`Constant`
+    ``k.exp()``         exp(K) (element-wise)          :class:`Exp`
+    ==================  =============================  ==================
+
+    A negative multiple is refused with a ValueError: it is not a kernel.
+
+    Subclasses implement ``_gram(X, Z)`` on validated arrays (2-D, finite,
+    same width, float32 or float64).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.kernels import Linear, RBF
+    >>> k = 0.5 * Linear() + RBF(sigma=2.0) * RBF(sigma=3.0)
+    >>> k
+    0.5 * Linear() + RBF(sigma=2) * RBF(sigma=3)
+    >>> k(np.eye(3)).shape
+    (3, 3)
+    """
+
+    #: Binding strength for repr: 1 for sums, 2 for products and scalings, 3 for atoms.
+    _precedence = 3
+    #: Arrays do not combine with kernels (``K + np.eye(n)`` is a TypeError, not an object array).
+    __array_ufunc__ = None
+
+    def __call__(self, X, Z=None):
+        """The Gram matrix K(X, Z), shape (len(X), len(Z)); ``Z=None`` means X.
+
+        Raises
+        ------
+        ValueError
+            If an input is not 2-D, contains NaN or infinity, or the widths
+            differ.
+        """
+        X, Z = _as_pair(X, Z)
+        return self._gram(X, Z)
+
+    def _gram(self, X, Z):
+        raise NotImplementedError(f"{type(self).__name__} must implement _gram(X, Z).")
+
+    def __add__(self, other):
+        if isinstance(other, Kernel):
+            return Sum(self, other)
+        if _is_real(other):
+            return self if other == 0 else Sum(self, Constant(other))
+        return NotImplemented
+
+    def __radd__(self, other):
+        # makes sum([k1, k2, ...]) work: it starts from 0
+        if _is_real(other):
+            return self if other == 0 else Sum(Constant(other), self)
+        return NotImplemented
+
+    def __mul__(self, other):
+        if isinstance(other, Kernel):
+            return Product(self, other)
+        if _is_real(other):
+            return Scaled(other, self)
+        return NotImplemented
+
+    def __rmul__(self, other):
+        if _is_real(other):
+            return Scaled(other, self)
+        return NotImplemented
+
+    def exp(self):
+        """The kernel exp(K(x, z)), element-wise (:class:`Exp`)."""
+        return Exp(self)
+
+    def _wrapped(self, precedence):
+        text = repr(self)
+        return f"({text})" if self._precedence < precedence else text
+
+
+class Sum(Kernel):
+    """K(x, z) = K1(x, z) + K2(x, z): the feature maps are concatenated.
+
+    Parameters
+    ----------
+    first, second : Kernel
+    """
+
+    _precedence = 1
+
+    def __init__(self, first, second):
+        self.first = _check_kernel(first, "first")
+        self.second = _check_kernel(second, "second")
+
+    def _gram(self, X, Z):
+        K = self.first._gram(X, Z)
+        K = K + self.second._gram(X, Z)
+        return K
+
+    def __repr__(self):
+        return f"{self.first._wrapped(1)} + {self.second._wrapped(1)}"
+
+
+class Product(Kernel):
+    """K(x, z) = K1(x, z) K2(x, z): the feature map is the tensor product of the two.
+
+    Its Gram matrix is the element-wise (Schur) product of two PSD matrices,
+    PSD by the Schur product theorem.
+
+    Parameters
+    ----------
+    first, second : Kernel
+    """
+
+    _precedence = 2
+
+    def __init__(self, first, second):
+        self.first = _check_kernel(first, "first")
+        self.second = _check_kernel(second, "second")
+
+    def _gram(self, X, Z):
+        K = self.first._gram(X, Z)
+        K = K * self.second._gram(X, Z)
+        return K
+
+    def __repr__(self):
+        return f"{self.first._wrapped(2)} * {self.second._wrapped(2)}"
+
+
+class Scaled(Kernel):
+    """K(x, z) = c K1(x, z) with c > 0.
+
+    Parameters
+    ----------
+    factor : float
+        Positive factor.
+    kernel : Kernel
+
+    Raises
+    ------
+    ValueError
+        If ``factor`` is not a positive finite number (a negative multiple of
+        a kernel is not a kernel).
+    """
+
+    _precedence = 2
+
+    def __init__(self, factor, kernel):
+        if not _is_real(factor) or not factor > 0 or not np.isfinite(factor):
+            raise ValueError(
+                f"A kernel can only be scaled by a positive number (c K is PSD only for c > 0), got {factor!r}."
+            )
+        self.factor = float(factor)
+        self.kernel = _check_kernel(kernel, "kernel")
+
+    def _gram(self, X, Z):
+        K = self.kernel._gram(X, Z)
+        return K * K.dtype.type(self.factor)
+
+    def __repr__(self):
+        return f"{self.factor:g} * {self.kernel._wrapped(2)}"
+
+
+class Constant(Kernel):
+    """K(x, z) = c with c >= 0: the kernel of the one-dimensional feature map sqrt(c).
+
+    Parameters
+    ----------
+    value : float
+        Non-negative constant.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is negative or not finite.
+    """
+
+    def __init__(self, value):
+        if not _is_real(value) or not value >= 0 or not np.isfinite(value):
+            raise ValueError(f"A constant kernel must be a non-negative number, got {value!r}.")
+        self.value = float(value)
+
+    def _gram(self, X, Z):
+        return np.full((X.shape[0], Z.shape[0]), self.value, dtype=X.dtype)
+
+    def __repr__(self):
+        return f"{self.value:g}"
+
+
+class Exp(Kernel):
+    """K(x, z) = exp(K1(x, z)), element-wise.
+
+    exp(K1) = sum_k K1^k / k! is a limit of sums of positive multiples of
+    products of K1 with itself, hence a kernel. Large values of K1 overflow
+    (exp(710) is infinite in float64).
+
+    Parameters
+    ----------
+    kernel : Kernel
+    """
+
+    def __init__(self, kernel):
+        self.kernel = _check_kernel(kernel, "kernel")
+
+    def _gram(self, X, Z):
+        K = self.kernel._gram(X, Z)
+        return np.exp(K)
+
+    def __repr__(self):
+        return f"exp({self.kernel!r})"
+
+
+def _check_kernel(kernel, name):
+    if not isinstance(kernel, Kernel):
+        raise ValueError(f"{name} must be a svmlib.kernels.Kernel, got {type(kernel).__name__}.")
+    return kernel
+
+
+class Linear(Kernel):
+    """The linear kernel x . z as a kernel object (see ``linear_kernel``)."""
+
+    def _gram(self, X, Z):
+        return linear_kernel(X, Z)
+
+    def __repr__(self):
+        return "Linear()"
+
+
+class Polynomial(Kernel):
+    """The polynomial kernel (gamma x . z + coef0) ** degree as a kernel object.
+
+    Parameters
+    ----------
+    degree : int, default=3
+    gamma : float, default=1.0
+    coef0 : float, default=1.0
+        As in ``polynomial_kernel``; for ``coef0 < 0`` the kernel is not PSD
+        in general.
+
+    Raises
+    ------
+    ValueError
+        If ``degree`` is not an integer >= 1 or ``gamma`` is not positive.
+    """
+
+    def __init__(self, degree=3, gamma=1.0, coef0=1.0):
+        if not isinstance(degree, numbers.Integral) or isinstance(degree, bool) or degree < 1:
+            raise ValueError(f"degree must be an integer >= 1, got {degree!r}.")
+        self.degree = int(degree)
+        self.gamma = _check_positive(gamma, "gamma")
+        self.coef0 = _check_real(coef0, "coef0")
+
+    def _gram(self, X, Z):
+        return polynomial_kernel(X, Z, degree=self.degree, gamma=self.gamma, coef0=self.coef0)
+
+    def __repr__(self):
+        return f"Polynomial(degree={self.degree}, gamma={self.gamma:g}, coef0={self.coef0:g})"
+
+
+class RBF(Kernel):
+    """The Gaussian kernel exp(-||x - z||^2 / (2 sigma^2)) as a kernel object.
+
+    Parameters
+    ----------
+    sigma : float, optional
+    gamma : float, optional
+        Exactly one of them, as in ``rbf_kernel``.
+
+    Raises
+    ------
+    ValueError
+        If both or neither are given, or the one given is not positive.
+    """
+
+    def __init__(self, sigma=None, gamma=None):
+        self.gamma_ = rbf_gamma(sigma=sigma, gamma=gamma)
+        self.sigma = sigma
+        self.gamma = gamma
+
+    def _gram(self, X, Z):
+        return rbf_kernel(X, Z, gamma=self.gamma_)
+
+    def __repr__(self):
+        if self.sigma is not None:
+            return f"RBF(sigma={self.sigma:g})"
+        return f"RBF(gamma={self.gamma:g})"
+
+
+class Sigmoid(Kernel):
+    """The sigmoid kernel tanh(gamma x . z + coef0) as a kernel object.
+
+    Not positive semi-definite for all parameters: sums and products that
+    contain it need not be kernels either.
+
+    Parameters
+    ----------
+    gamma : float, default=1.0
+    coef0 : float, default=0.0
+
+    Raises
+    ------
+    ValueError
+        If ``gamma`` is not positive.
+    """
+
+    def __init__(self, gamma=1.0, coef0=0.0):
+        self.gamma = _check_positive(gamma, "gamma")
+        self.coef0 = _check_real(coef0, "coef0")
+
+    def _gram(self, X, Z):
+        return sigmoid_kernel(X, Z, gamma=self.gamma, coef0=self.coef0)
+
+    def __repr__(self):
+        return f"Sigmoid(gamma={self.gamma:g}, coef0={self.coef0:g})"
+
+
+class Exponential(Kernel):
+    """The exponential kernel exp(scale x . z) as a kernel object (see ``exponential_kernel``).
+
+    ``Exponential(scale=s)`` has the same Gram matrix as
+    ``(s * Linear()).exp()``, computed with one exponential pass.
+
+    Parameters
+    ----------
+    scale : float, default=1.0
+
+    Raises
+    ------
+    ValueError
+        If ``scale`` is not positive.
+    """
+
+    def __init__(self, scale=1.0):
+        self.scale = _check_positive(scale, "scale")
+
+    def _gram(self, X, Z):
+        return exponential_kernel(X, Z, scale=self.scale)
+
+    def __repr__(self):
+        return f"Exponential(scale={self.scale:g})"
+
+
+# ---------------------------------------------------------------------------
+# Random features for the exponential kernel
+# ---------------------------------------------------------------------------
+
+
+class ExponentialRandomFeatures(TransformerMixin, BaseEstimator):
+    """Trigonometric random features whose inner products approximate exp(scale x . z).
+
+    Write the exponential kernel as a Gaussian kernel times two envelopes,
+
+        exp(s x . z) = exp(s ||x||^2 / 2) exp(s ||z||^2 / 2) exp(-s ||x - z||^2 / 2),
+
+    and replace the Gaussian factor by its random Fourier expansion (Bochner's
+    theorem): for w ~ N(0, s I),
+
+        exp(-s ||x - z||^2 / 2) = E[cos(w . (x - z))] = E[cos(w . x) cos(w . z) + sin(w . x) sin(w . z)].
+
+    With m frequencies w_1, ..., w_m the map
+
+        phi(x) = exp(s ||x||^2 / 2) / sqrt(m) [cos(w_1 . x), ..., cos(w_m . x), sin(w_1 . x), ..., sin(w_m . x)]
+
+    has E[phi(x) . phi(z)] = exp(s x . z) exactly, with a Monte Carlo error
+    that falls like 1 / sqrt(m). On L2-normalised inputs the envelope is the
+    constant exp(s / 2).
+
+    Parameters
+    ----------
+    n_components : int, default=100
+        Number m of random frequencies; ``transform`` returns 2 m features
+        (a cosine and a sine per frequency).
+    scale : float, default=1.0
+        The s of exp(s x . z), positive.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the frequencies.
+
+    Attributes
+    ----------
+    frequencies_ : ndarray of shape (n_components, n_features)
+        The w_k, drawn from N(0, scale I).
+    n_features_in_ : int
+
+    Raises
+    ------
+    ValueError
+        From ``fit``: ``n_components`` not a positive integer, ``scale`` not
+        positive, or X not a finite 2-D array.
+
+    References
+    ----------
+    Rahimi & Recht (2007), "Random features for large-scale kernel machines"
+    (random Fourier features for the Gaussian factor); the book's source notes
+    on the trigonometric feature map of the softmax kernel.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.preprocessing import normalize
+    >>> from svmlib.kernels import ExponentialRandomFeatures, exponential_kernel
+    >>> X = normalize(np.random.default_rng(0).normal(size=(50, 5)))
+    >>> Phi = ExponentialRandomFeatures(4000, random_state=0).fit_transform(X)
+    >>> float(np.abs(Phi @ Phi.T - exponential_kernel(X)).max()) < 0.2
+    True
+    """
+
+    def __init__(self, n_components=100, *, scale=1.0, random_state=None):
+        self.n_components = n_components
+        self.scale = scale
+        self.random_state = random_state
+
+    def fit(self, X, y=None):
+        """Draw the frequencies for the width of X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        X = validate_data(self, X, dtype=np.float64)
+        m = self.n_components
+        if not isinstance(m, numbers.Integral) or isinstance(m, bool) or m < 1:
+            raise ValueError(f"n_components must be a positive integer, got {m!r}.")
+        scale = _check_positive(self.scale, "scale")
+        rng = check_random_state(self.random_state)
+        self.frequencies_ = rng.normal(scale=np.sqrt(scale), size=(int(m), X.shape[1]))
+        return self
+
+    def transform(self, X):
+        """The features phi(X), shape (n_samples, 2 n_components), float64."""
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        projection = X @ self.frequencies_.T
+        envelope = np.exp(0.5 * self.scale * np.einsum("ij,ij->i", X, X)) / np.sqrt(self.frequencies_.shape[0])
+        return np.hstack([np.cos(projection), np.sin(projection)]) * envelope[:, None]

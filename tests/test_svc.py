@@ -103,7 +103,7 @@ def test_max_iter_warns_and_model_is_usable():
         ({}, (np.ones((10, 2)), np.arange(9) % 2), "inconsistent numbers of samples"),
         ({}, (np.ones(10), np.arange(10) % 2), "2D array"),
         ({}, (np.random.default_rng(0).normal(size=(10, 2)), np.zeros(10)), "two classes"),
-        ({}, (np.random.default_rng(0).normal(size=(9, 2)), np.arange(9) % 3), "3 classes"),
+        (dict(decision_function_shape="ova"), None, "decision_function_shape must be one of"),
         ({}, (np.ones((10, 2)), np.linspace(0, 1, 10)), "Unknown label type"),
     ],
 )
