@@ -306,7 +306,7 @@ def primal_objective(w, b, X, y, C, *, feasibility_tol=1e-3):
     -----
     Cortes & Vapnik (1995), equation (2) with slack; the hinge-loss form is
     the book's *Margins and the hinge loss* chapter. The regularised-risk
-    objective of :func:`svmlib.solvers.primal.primal_gd`,
+    objective of :func:`svmlib.solvers.primal_gd`,
     lam/2 ||w||^2 + mean hinge, equals ``lam * primal_objective(..., C=1/(lam n))``.
     """
     from .solvers._common import check_C, check_labels
@@ -387,7 +387,7 @@ def kkt_violations(alpha, K, y, b, C):
     * alpha_i = 0: the point may lie outside the margin, m_i >= 1;
       residual max(0, 1 - m_i);
     * 0 < alpha_i < C: the point lies on the margin, m_i = 1;
-      residual |1 - m_i|;
+      residual ``|1 - m_i|``;
     * alpha_i = C: the point may lie inside the margin or on the wrong side,
       m_i <= 1; residual max(0, m_i - 1).
 

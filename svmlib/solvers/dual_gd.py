@@ -111,7 +111,7 @@ def dual_gd(
 
     It stops when the maximal KKT violation m(alpha) - M(alpha) (see
     :func:`svmlib.duality.max_violation`) is at most ``tol`` and, if
-    ``augmented``, also |sum_i alpha_i y_i| <= ``tol``.
+    ``augmented``, also ``|sum_i alpha_i y_i| <= tol``.
 
     Parameters
     ----------
@@ -124,7 +124,7 @@ def dual_gd(
         Box constraint, > 0; ``np.inf`` is the hard margin (clip at 0 only).
     learning_rate : float, optional
         Step size, > 0. Default 1 / L with L = lambda_max(Q + c y y^T), the
-        Lipschitz constant of the gradient (:func:`largest_eigenvalue`): the
+        Lipschitz constant of the gradient (``largest_eigenvalue``): the
         largest step for which every iteration decreases the penalised
         objective. A step above 2 / L diverges.
     penalty : float, optional
@@ -143,7 +143,7 @@ def dual_gd(
         product).
     tol : float, default=1e-3
         Tolerance on the maximal KKT violation (as SMO's ``tol``) and on
-        |sum_i alpha_i y_i|.
+        ``|sum_i alpha_i y_i|``.
     record_history : bool, default=False
         Record, after every iteration, ``"dual_objective"`` (W(alpha), the
         unpenalised dual), ``"kkt_violation"`` and ``"equality_residual"``

@@ -149,7 +149,7 @@ def primal_gd(
         eta_t = learning_rate / (1 + learning_rate * lam * t),   t = 1, 2, ...
 
     constant for lam = 0, and decaying like the Pegasos step 1 / (lam t) for
-    large t when lam > 0 (see :func:`step_size`).
+    large t when lam > 0 (see ``step_size``).
 
     Subgradient steps do not decrease J monotonically and give no cheap
     optimality certificate, so after every epoch (n / batch_size steps,

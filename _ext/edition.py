@@ -1,0 +1,87 @@
+"""Build the full book or the student edition, chosen by an environment variable.
+
+    SVMBOOK_EDITION=student jupyter-book build . -W -n --keep-going --path-output _build/student
+
+builds the **student edition**:
+
+* every sphinx-exercise ``{solution}`` directive is left out of the pages
+  (sphinx-exercise's own ``hide_solutions`` option; the exercises stay);
+* every notebook written in nbgrader's markup (the assignments) is replaced,
+  as Sphinx reads it, by its student version: solution code replaced by
+  ``raise NotImplementedError()`` stubs, written answers by
+  ``YOUR ANSWER HERE``, hidden tests removed, outputs cleared (the same
+  ``svmlib.teaching.release_notebook`` that ``python -m svmlib.teaching
+  release`` uses). Such a page is not executed: its stubs would raise;
+* the source files are not copied into the HTML (``html_copy_source``) and
+  the theme's download button is switched off: both would hand out the
+  solution notebooks.
+
+Unset, empty or ``full``, the variable gives the full edition, with the
+solutions. Any other value is a configuration error, so that a typo cannot
+publish the solutions by accident. A change of edition changes the Sphinx
+configuration, so every page is read again; build the two editions into
+different folders (``--path-output``, inside ``_build`` so that the book's
+``exclude_patterns`` keep the other edition's files out of the sources).
+"""
+
+import os
+
+import nbformat
+from sphinx.errors import ConfigError
+from sphinx.util import logging
+
+VARIABLE = "SVMBOOK_EDITION"
+EDITIONS = ("full", "student")
+
+logger = logging.getLogger(__name__)
+
+
+def edition():
+    """The edition asked for by ``SVMBOOK_EDITION``: ``"full"`` (default) or ``"student"``.
+
+    Raises
+    ------
+    sphinx.errors.ConfigError
+        For any other value.
+    """
+    value = os.environ.get(VARIABLE, "").strip().lower() or "full"
+    if value not in EDITIONS:
+        raise ConfigError(f"{VARIABLE} must be 'full' or 'student' (or unset), got {value!r}.")
+    return value
+
+
+def configure(app, config):
+    """Record the edition; for the student edition, tell sphinx-exercise to hide solutions."""
+    config.svmbook_edition = edition()
+    if config.svmbook_edition == "student":
+        config.hide_solutions = True
+        # the copies of the sources under _sources/, offered by the theme's
+        # download button, would hand out the solutions
+        config.html_copy_source = False
+        config.html_theme_options = {**(config.html_theme_options or {}), "use_download_button": False}
+        logger.info("svmbook: building the student edition (no solutions)")
+
+
+def _has_nbgrader_cells(nb):
+    return any("nbgrader" in cell.get("metadata", {}) for cell in nb.cells)
+
+
+def strip_assignment(app, docname, source):
+    """``source-read`` handler: in the student edition, swap an assignment for its student version."""
+    if app.config.svmbook_edition != "student" or not str(app.env.doc2path(docname)).endswith(".ipynb"):
+        return
+    nb = nbformat.reads(source[0], as_version=4)
+    if not _has_nbgrader_cells(nb):
+        return
+    from svmlib.teaching import release_notebook  # needs nbgrader, which only this path uses
+
+    student = release_notebook(nb)
+    student.metadata["mystnb"] = {"execution_mode": "off"}  # the stubs would raise
+    source[0] = nbformat.writes(student)
+
+
+def setup(app):
+    app.add_config_value("svmbook_edition", "full", "env")
+    app.connect("config-inited", configure)
+    app.connect("source-read", strip_assignment)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
