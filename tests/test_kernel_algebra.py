@@ -1,7 +1,7 @@
 """Kernel objects, composition rules, the exponential kernel and its random features.
 
-Also the check on the built book that the *Tuning C and sigma* page carries
-the precomputed frames of its sweeps (skipped when the book is not built).
+Also checks that nbval does not compare the tuning notebook's widget cells (the
+built page's frame players are checked in tests/test_built_book.py).
 """
 
 import json
@@ -268,27 +268,7 @@ def test_random_features_bad_input(call, error, message):
         call()
 
 
-# --- the built book: the sweep page carries its precomputed frames -------------------------------------
-
-BUILT_HTML = ROOT / "_build" / "html"
-TUNING_PAGE = BUILT_HTML / "chapters" / "kernels" / "tuning_c_and_sigma.html"
 TUNING_NOTEBOOK = ROOT / "chapters" / "kernels" / "tuning_c_and_sigma.ipynb"
-
-
-@pytest.mark.skipif(not BUILT_HTML.is_dir(), reason="the book is not built (_build/html is missing)")
-def test_built_tuning_page_carries_precomputed_frames():
-    if not TUNING_PAGE.is_file():
-        pytest.skip(f"{TUNING_PAGE.relative_to(ROOT)} is not in this build; rebuild the book")
-    html = TUNING_PAGE.read_text(encoding="utf-8")
-    # matplotlib's to_jshtml: an Animation player whose frames are inline PNG data URIs
-    assert "new Animation(" in html
-    players = re.findall(r"frames\[(\d+)\] = \"data:image/png;base64,", html)
-    assert len(players) >= 2 * 10, "expected two sweeps of at least 10 frames each"
-    # no frame is missing from any player: indices restart at 0 once per player
-    starts = [i for i, index in enumerate(players) if index == "0"]
-    assert len(starts) >= 2
-    for begin, end in zip(starts, starts[1:] + [len(players)]):
-        assert [int(k) for k in players[begin:end]] == list(range(end - begin))
 
 
 def test_widget_cells_do_not_check_their_output():
