@@ -1,52 +1,80 @@
-"""Serve the book's JavaScript from the build itself, so the HTML works offline.
+"""Serve the book's third-party assets from the build itself, so the HTML works offline.
 
-MathJax 3 is installed from the npm registry (``npm ci``, see package.json)
-into ``node_modules/``. This extension points Sphinx's ``mathjax_path`` at a
-local copy and, when the HTML build finishes, copies the files it needs into
-``_build/html/_static/``. No third-party JavaScript is committed to the
-repository, and pages never fetch anything from a CDN.
+The assets are installed from the npm registry (``npm ci``, see package.json)
+into ``node_modules/``, and nothing third-party is committed:
+
+* MathJax 3: this extension points Sphinx's ``mathjax_path`` at a local copy;
+* Font Awesome 4: matplotlib's animation players (``to_jshtml``) link its
+  stylesheet from a CDN for their button icons; the links are pointed at a
+  local copy instead.
+
+When the HTML build finishes, the files are copied into
+``_build/html/_static/`` and the players' links in the written pages are
+rewritten, so that no page fetches anything from the network.
 """
 
+import os
 import shutil
 from pathlib import Path
 
 from sphinx.errors import ConfigError
 
-MATHJAX = Path("node_modules") / "mathjax" / "es5"
-#: files and folders under MATHJAX that the CHTML renderer loads
-MATHJAX_FILES = ("tex-chtml-full.js", "output/chtml/fonts/woff-v2")
-TARGET = Path("_static") / "mathjax"
+NODE_MODULES = Path("node_modules")
+#: (package folder, files and folders to copy, target under _static)
+ASSETS = (
+    (Path("mathjax") / "es5", ("tex-chtml-full.js", "output/chtml/fonts/woff-v2"), "mathjax"),
+    (Path("font-awesome"), ("css/font-awesome.min.css", "fonts"), "font-awesome"),
+)
+MATHJAX_SCRIPT = "mathjax/tex-chtml-full.js"
+#: the stylesheet link that matplotlib's animation HTML carries
+FONT_AWESOME_CDN = "https://maxcdn.bootstrapcdn.com/font-awesome/4.4.0/css/font-awesome.min.css"
+FONT_AWESOME_LOCAL = "_static/font-awesome/css/font-awesome.min.css"
 
 
-def _mathjax_source(app):
-    source = Path(app.confdir) / MATHJAX
-    if not (source / MATHJAX_FILES[0]).is_file():
+def _package(app, folder):
+    source = Path(app.confdir) / NODE_MODULES / folder
+    if not source.is_dir():
         raise ConfigError(
-            f"MathJax is missing from {source}. Run `npm ci` in {app.confdir} first "
-            f"(the README's build command does)."
+            f"{source} is missing. Run `npm ci` in {app.confdir} first (the README's build command does)."
         )
     return source
 
 
 def set_mathjax_path(app, config):
-    _mathjax_source(app)
-    config.mathjax_path = f"{TARGET.name}/{MATHJAX_FILES[0]}"
+    for folder, _, _ in ASSETS:
+        _package(app, folder)
+    config.mathjax_path = MATHJAX_SCRIPT
 
 
-def copy_assets(app, exception):
+def _copy_assets(app):
+    for folder, names, target in ASSETS:
+        source, destination = _package(app, folder), Path(app.outdir) / "_static" / target
+        for name in names:
+            if (source / name).is_dir():
+                shutil.copytree(source / name, destination / name, dirs_exist_ok=True)
+            else:
+                (destination / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source / name, destination / name)
+
+
+def _localise_links(app):
+    """Point the animation players' Font Awesome links at the local copy."""
+    outdir = Path(app.outdir)
+    for page in outdir.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        if FONT_AWESOME_CDN in html:
+            local = os.path.relpath(outdir / FONT_AWESOME_LOCAL, page.parent).replace(os.sep, "/")
+            page.write_text(html.replace(FONT_AWESOME_CDN, local), encoding="utf-8")
+
+
+def finish(app, exception):
     if exception is not None or app.builder.format != "html":
         return
-    source = _mathjax_source(app)
-    target = Path(app.outdir) / TARGET
-    for name in MATHJAX_FILES:
-        if (source / name).is_dir():
-            shutil.copytree(source / name, target / name, dirs_exist_ok=True)
-        else:
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source / name, target / name)
+    _copy_assets(app)
+    _localise_links(app)
 
 
 def setup(app):
     app.connect("config-inited", set_mathjax_path)
-    app.connect("build-finished", copy_assets)
+    app.connect("build-finished", finish)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

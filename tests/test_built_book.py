@@ -45,9 +45,11 @@ def test_tuning_page_carries_precomputed_frames():
         assert [int(k) for k in frames[begin:end]] == list(range(end - begin))
 
 
-def test_mathjax_is_served_locally():
+def test_mathjax_and_player_icons_are_served_locally():
     assert built("_static/mathjax/tex-chtml-full.js").stat().st_size > 100_000
     assert any((BUILT_HTML / "_static/mathjax/output/chtml/fonts/woff-v2").glob("*.woff"))
+    assert built("_static/font-awesome/css/font-awesome.min.css").stat().st_size > 10_000
+    assert built("_static/font-awesome/fonts/fontawesome-webfont.woff2").is_file()
 
 
 def test_no_page_loads_scripts_or_styles_from_the_network():
