@@ -178,7 +178,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if self.classes_.size < 2:
-            raise ValueError(f"SVC needs two classes in y, got only {self.classes_.tolist()}.")
+            raise ValueError(f"SVC needs two classes in y, got one class: {self.classes_.tolist()}.")
         self._check_params()
         self._gamma = self._resolve_gamma(X)
         if self.classes_.size > 2:
