@@ -11,6 +11,13 @@ into ``node_modules/``, and nothing third-party is committed:
 When the HTML build finishes, the files are copied into
 ``_build/html/_static/`` and the players' links in the written pages are
 rewritten, so that no page fetches anything from the network.
+
+Two fixes for pages read from disk keep the browser console free of errors:
+repeated script entries are dropped from each page (sphinx-thebe adds its
+inline configuration script once per reading pass, and ``const
+THEBE_JS_URL`` declared twice is an error), and the theme's colour mode
+defaults to "auto" (with no mode stored, as for a page opened from a file,
+the theme logs an error before falling back to it).
 """
 
 import os
@@ -40,10 +47,11 @@ def _package(app, folder):
     return source
 
 
-def set_mathjax_path(app, config):
+def configure(app, config):
     for folder, _, _ in ASSETS:
         _package(app, folder)
     config.mathjax_path = MATHJAX_SCRIPT
+    config.html_context = {"default_mode": "auto", **(config.html_context or {})}
 
 
 def _copy_assets(app):
@@ -67,6 +75,21 @@ def _localise_links(app):
             page.write_text(html.replace(FONT_AWESOME_CDN, local), encoding="utf-8")
 
 
+def _script_key(script):
+    # an inline script is registered with filename None once and "" another time
+    return (script.filename or "", script.priority, tuple(sorted(script.attributes.items())))
+
+
+def drop_duplicate_scripts(app, pagename, templatename, context, doctree):
+    """Keep the first of identical script entries (same file or body, same attributes)."""
+    scripts = context.get("script_files")
+    if scripts:
+        unique = {}
+        for script in scripts:
+            unique.setdefault(_script_key(script), script)
+        scripts[:] = list(unique.values())
+
+
 def finish(app, exception):
     if exception is not None or app.builder.format != "html":
         return
@@ -75,6 +98,7 @@ def finish(app, exception):
 
 
 def setup(app):
-    app.connect("config-inited", set_mathjax_path)
+    app.connect("config-inited", configure)
+    app.connect("html-page-context", drop_duplicate_scripts)
     app.connect("build-finished", finish)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,155 @@
+"""The built book in a real browser: headless Chromium driven by Playwright.
+
+Every page of _build/html is opened from disk, with no network, and must
+show no JavaScript error, no untypeset TeX, no broken image and no broken
+internal link; every frame player must change its frame when its slider
+moves. A full-page screenshot of every page is written to _build/screenshots/.
+
+Like tests/test_built_book.py, this skips before the book is built (and when
+Chromium or Playwright is missing); `.ci/run` installs Chromium and runs it
+after the build with SVMBOOK_CHECK_BUILD=1, where a skip becomes a failure.
+"""
+
+import os
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BUILT_HTML = ROOT / "_build" / "html"
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+REQUIRED = os.environ.get("SVMBOOK_CHECK_BUILD") == "1"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PAGES = sorted(
+    str(p.relative_to(BUILT_HTML))
+    for p in BUILT_HTML.rglob("*.html")
+    if not {"_static", "_sources"} & set(p.parts)
+    and 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")  # index.html only redirects to the intro
+)
+
+
+def _unavailable(reason):
+    if REQUIRED:
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not PAGES:
+        _unavailable("the book is not built (_build/html has no pages)")
+    if CHROMIUM is None:
+        _unavailable("Chromium is not installed (Debian: apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("Playwright is not installed (pip install -r requirements.txt)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def open_page(browser, relative):
+    """Open a built page; return (page, errors) after MathJax has finished."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.route(re.compile(r"^https?://"), lambda route: route.abort())  # no network, as offline readers
+    page.goto((BUILT_HTML / relative).as_uri(), wait_until="load")
+    page.evaluate("() => (window.MathJax && MathJax.startup) ? MathJax.startup.promise : null")
+    return page, errors
+
+
+TYPESET_PROBLEMS = """() => {
+    const untypeset = Array.from(document.querySelectorAll('.math'))
+        .filter(el => !el.querySelector('mjx-container')).map(el => el.textContent.slice(0, 60));
+    const tex_errors = Array.from(document.querySelectorAll('mjx-merror')).map(el => el.textContent);
+    return untypeset.concat(tex_errors);
+}"""
+
+BROKEN_IMAGES = """async () => {
+    const images = Array.from(document.images);
+    images.forEach(img => { img.loading = 'eager'; });
+    await Promise.all(images.map(img => img.complete ? null : new Promise(r => { img.onload = img.onerror = r; })));
+    return images.filter(img => img.naturalWidth === 0).map(img => img.src.slice(0, 120));
+}"""
+
+
+@pytest.mark.parametrize("relative", PAGES or ["(not built)"])
+def test_page_in_chromium(browser, relative):
+    page, errors = open_page(browser, relative)
+    try:
+        problems = page.evaluate(TYPESET_PROBLEMS)
+        broken = page.evaluate(BROKEN_IMAGES)
+        links = page.evaluate("() => Array.from(document.querySelectorAll('a[href]')).map(a => a.href)")
+        screenshot = SCREENSHOTS / Path(relative).with_suffix(".png")
+        screenshot.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(screenshot), full_page=True)
+    finally:
+        page.close()
+    assert not errors, f"JavaScript errors: {errors}"
+    assert not problems, f"formulas MathJax did not typeset: {problems[:5]}"
+    assert not broken, f"images that did not load: {broken}"
+    assert not broken_links(links), f"broken internal links: {broken_links(links)[:5]}"
+
+
+def broken_links(links):
+    """Links to files of the book that do not exist, or to anchors they lack."""
+    broken = []
+    for link in links:
+        url = urlparse(link)
+        if url.scheme != "file":
+            continue
+        target = Path(unquote(url.path))
+        if not target.exists():
+            broken.append(link)
+        elif url.fragment and target.suffix == ".html":
+            html = target.read_text(encoding="utf-8")
+            if f'id="{url.fragment}"' not in html and f"name=\"{url.fragment}\"" not in html:
+                broken.append(link)
+    return broken
+
+
+PLAYER_PAGES = [p for p in PAGES if "new Animation(" in (BUILT_HTML / p).read_text(encoding="utf-8")]
+
+
+def test_some_pages_have_frame_players():
+    if not PAGES:
+        _unavailable("the book is not built")
+    assert "chapters/kernels/tuning_c_and_sigma.html" in PLAYER_PAGES
+
+
+@pytest.mark.parametrize("relative", PLAYER_PAGES or ["(not built)"])
+def test_frame_players_follow_their_sliders(browser, relative):
+    page, errors = open_page(browser, relative)
+    try:
+        changes = page.evaluate(
+            """() => Array.from(document.querySelectorAll('input[type=range][id^="_anim_slider"]')).map(slider => {
+                const img = document.getElementById(slider.id.replace('_anim_slider', '_anim_img'));
+                const before = img.src;
+                slider.value = slider.max;
+                slider.dispatchEvent(new Event('input'));
+                slider.dispatchEvent(new Event('change'));
+                return [Number(slider.max), before !== img.src];
+            })"""
+        )
+    finally:
+        page.close()
+    assert changes, "no player slider found"
+    for frames, changed in changes:
+        assert frames >= 1 and changed, f"a player with {frames + 1} frames did not change its image"
+    assert not errors, f"JavaScript errors: {errors}"
