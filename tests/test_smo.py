@@ -226,3 +226,11 @@ def test_step_lands_exactly_on_the_bounds():
     """
     new_i, new_j = two_variable_step(0.7, 0.2, 1.0, 1.0, 10.0, -10.0, 1.0, 1.0, 0.0, 0.9)
     assert (new_i, new_j) == (0.0, 0.9)
+
+
+def test_hard_margin_on_xor_warns_that_the_data_are_not_separable():
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]])
+    y = np.array([1.0, 1.0, -1.0, -1.0])
+    with pytest.warns(ConvergenceWarning, match="not separable"):
+        result = smo(linear_kernel(X), y, np.inf, max_iter=1000)
+    assert not result.converged

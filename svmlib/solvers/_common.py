@@ -88,7 +88,7 @@ def default_max_iter(max_iter, n):
     return int(max_iter)
 
 
-def warn_not_converged(solver, n_iter, max_iter, violation, tol):
+def warn_not_converged(solver, n_iter, max_iter, violation, tol, C=None):
     """Issue the ConvergenceWarning of a solver that stopped short of ``tol``."""
     if n_iter >= max_iter:
         reason = f"reached max_iter={max_iter}"
@@ -96,6 +96,11 @@ def warn_not_converged(solver, n_iter, max_iter, violation, tol):
     else:
         reason = f"could make no further progress after {n_iter} iterations"
         advice = "The problem may be badly scaled: standardise the features or lower C."
+    if C is not None and np.isinf(C):
+        advice = (
+            "With C = inf (hard margin) this usually means that the data are not separable "
+            "in the kernel's feature space, so the dual has no maximum: use a finite C."
+        )
     warnings.warn(
         f"{solver} {reason} with a KKT violation of {violation:.3g} > tol={tol:g}; "
         f"the model is usable but not optimal. {advice}",

@@ -230,7 +230,7 @@ def dual_gd(
     if history is not None:
         history = {key: np.asarray(values, dtype=np.float64) for key, values in history.items()}
     if not converged:
-        warn_not_converged("dual_gd", n_iter, max_iter, max(violation, abs(s) if augmented else 0.0), tol)
+        warn_not_converged("dual_gd", n_iter, max_iter, max(violation, abs(s) if augmented else 0.0), tol, C)
     return SolverResult(
         alpha=alpha,
         b=intercept_from_errors(alpha, y, C, E),

@@ -150,7 +150,7 @@ def simplified_smo(
     violation = max_violation(alpha, y, C, E)
     converged = passes >= max_passes
     if not converged:
-        warn_not_converged("Simplified SMO", n_iter, max_iter, violation, tol)
+        warn_not_converged("Simplified SMO", n_iter, max_iter, violation, tol, C)
     return SolverResult(
         alpha=alpha,
         b=float(b),

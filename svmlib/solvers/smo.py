@@ -411,5 +411,5 @@ def smo(K, y, C, *, tol=1e-3, max_iter=None, selection="wss2", random_state=None
             _Platt(state, tol, max_iter, check_random_state(random_state)).run()
     result = state.result(tol)
     if not result.converged:
-        warn_not_converged("SMO", state.n_iter, max_iter, result.kkt_violation, tol)
+        warn_not_converged("SMO", state.n_iter, max_iter, result.kkt_violation, tol, C)
     return result
