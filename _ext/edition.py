@@ -46,7 +46,9 @@ def edition():
     """
     value = os.environ.get(VARIABLE, "").strip().lower() or "full"
     if value not in EDITIONS:
-        raise ConfigError(f"{VARIABLE} must be 'full' or 'student' (or unset), got {value!r}.")
+        raise ConfigError(
+            f"{VARIABLE} must be 'full' or 'student' (or unset), got {value!r}."
+        )
     return value
 
 
@@ -58,7 +60,10 @@ def configure(app, config):
         # the copies of the sources under _sources/, offered by the theme's
         # download button, would hand out the solutions
         config.html_copy_source = False
-        config.html_theme_options = {**(config.html_theme_options or {}), "use_download_button": False}
+        config.html_theme_options = {
+            **(config.html_theme_options or {}),
+            "use_download_button": False,
+        }
         logger.info("svmbook: building the student edition (no solutions)")
 
 
@@ -68,15 +73,21 @@ def _has_nbgrader_cells(nb):
 
 def strip_assignment(app, docname, source):
     """``source-read`` handler: in the student edition, swap an assignment for its student version."""
-    if app.config.svmbook_edition != "student" or not str(app.env.doc2path(docname)).endswith(".ipynb"):
+    if app.config.svmbook_edition != "student" or not str(
+        app.env.doc2path(docname)
+    ).endswith(".ipynb"):
         return
     nb = nbformat.reads(source[0], as_version=4)
     if not _has_nbgrader_cells(nb):
         return
-    from svmlib.teaching import release_notebook  # needs nbgrader, which only this path uses
+    from svmlib.teaching import (
+        release_notebook,
+    )  # needs nbgrader, which only this path uses
 
     student = release_notebook(nb)
-    student.metadata["mystnb"] = {"execution_mode": "off"}  # the stubs would raise
+    student.metadata["mystnb"] = {
+        "execution_mode": "off"
+    }  # the stubs would raise
     source[0] = nbformat.writes(student)
 
 

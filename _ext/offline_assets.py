@@ -29,8 +29,16 @@ from sphinx.errors import ConfigError
 NODE_MODULES = Path("node_modules")
 #: (package folder, files and folders to copy, target under _static)
 ASSETS = (
-    (Path("mathjax") / "es5", ("tex-chtml-full.js", "output/chtml/fonts/woff-v2"), "mathjax"),
-    (Path("font-awesome"), ("css/font-awesome.min.css", "fonts"), "font-awesome"),
+    (
+        Path("mathjax") / "es5",
+        ("tex-chtml-full.js", "output/chtml/fonts/woff-v2"),
+        "mathjax",
+    ),
+    (
+        Path("font-awesome"),
+        ("css/font-awesome.min.css", "fonts"),
+        "font-awesome",
+    ),
 )
 MATHJAX_SCRIPT = "mathjax/tex-chtml-full.js"
 #: the stylesheet link that matplotlib's animation HTML carries
@@ -51,15 +59,23 @@ def configure(app, config):
     for folder, _, _ in ASSETS:
         _package(app, folder)
     config.mathjax_path = MATHJAX_SCRIPT
-    config.html_context = {"default_mode": "auto", **(config.html_context or {})}
+    config.html_context = {
+        "default_mode": "auto",
+        **(config.html_context or {}),
+    }
 
 
 def _copy_assets(app):
     for folder, names, target in ASSETS:
-        source, destination = _package(app, folder), Path(app.outdir) / "_static" / target
+        source, destination = (
+            _package(app, folder),
+            Path(app.outdir) / "_static" / target,
+        )
         for name in names:
             if (source / name).is_dir():
-                shutil.copytree(source / name, destination / name, dirs_exist_ok=True)
+                shutil.copytree(
+                    source / name, destination / name, dirs_exist_ok=True
+                )
             else:
                 (destination / name).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(source / name, destination / name)
@@ -71,13 +87,21 @@ def _localise_links(app):
     for page in outdir.rglob("*.html"):
         html = page.read_text(encoding="utf-8")
         if FONT_AWESOME_CDN in html:
-            local = os.path.relpath(outdir / FONT_AWESOME_LOCAL, page.parent).replace(os.sep, "/")
-            page.write_text(html.replace(FONT_AWESOME_CDN, local), encoding="utf-8")
+            local = os.path.relpath(
+                outdir / FONT_AWESOME_LOCAL, page.parent
+            ).replace(os.sep, "/")
+            page.write_text(
+                html.replace(FONT_AWESOME_CDN, local), encoding="utf-8"
+            )
 
 
 def _script_key(script):
     # an inline script is registered with filename None once and "" another time
-    return (script.filename or "", script.priority, tuple(sorted(script.attributes.items())))
+    return (
+        script.filename or "",
+        script.priority,
+        tuple(sorted(script.attributes.items())),
+    )
 
 
 def drop_duplicate_scripts(app, pagename, templatename, context, doctree):

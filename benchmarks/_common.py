@@ -14,7 +14,13 @@ def mnist_3_vs_8(random_state=0):
     X_train, X_rest, y_train, y_rest = train_test_split(
         X, digit, train_size=0.6, stratify=digit, random_state=random_state
     )
-    _, X_test, _, y_test = train_test_split(X_rest, y_rest, test_size=0.5, stratify=y_rest, random_state=random_state)
+    _, X_test, _, y_test = train_test_split(
+        X_rest,
+        y_rest,
+        test_size=0.5,
+        stratify=y_rest,
+        random_state=random_state,
+    )
     return X_train, y_train, X_test, y_test
 
 

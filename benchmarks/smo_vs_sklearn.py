@@ -15,21 +15,22 @@ test-prediction agreement >= 99.9%.
 import argparse
 
 import numpy as np
+from _common import full_alpha, mnist_3_vs_8, plus_minus, timed
 from sklearn.svm import SVC as SklearnSVC
 
 from svmlib import SVC
 from svmlib.duality import dual_objective
 from svmlib.kernels import rbf_kernel
 
-from _common import full_alpha, mnist_3_vs_8, plus_minus, timed
-
 C, GAMMA, TOL = 10.0, 0.02, 1e-3
 
 
 def main(repeats):
     X_train, y_train, X_test, y_test = mnist_3_vs_8()
-    print(f"MNIST 3 vs 8: {len(y_train)} training images, {X_train.shape[1]} features; "
-          f"RBF C={C:g} gamma={GAMMA:g} tol={TOL:g}; {repeats} repeats")
+    print(
+        f"MNIST 3 vs 8: {len(y_train)} training images, {X_train.shape[1]} features; "
+        f"RBF C={C:g} gamma={GAMMA:g} tol={TOL:g}; {repeats} repeats"
+    )
     ours_times, reference_times = [], []
     for _ in range(repeats):
         ours = SVC(C=C, gamma=GAMMA, tol=TOL)
@@ -40,19 +41,35 @@ def main(repeats):
     y_pm = plus_minus(y_train)
     K = rbf_kernel(X_train.astype(np.float64), gamma=GAMMA)
     W_ours = dual_objective(ours.alpha_, K, y_pm)
-    W_reference = dual_objective(full_alpha(reference.support_, reference.dual_coef_, len(y_train)), K, y_pm)
+    W_reference = dual_objective(
+        full_alpha(reference.support_, reference.dual_coef_, len(y_train)),
+        K,
+        y_pm,
+    )
     agreement = np.mean(ours.predict(X_test) == reference.predict(X_test))
 
     t_ours, t_reference = np.median(ours_times), np.median(reference_times)
-    print(f"svmlib.SVC   fit: median {t_ours:.3f} s  (runs: {', '.join(f'{t:.2f}' for t in ours_times)}); "
-          f"{ours.n_iter_} SMO steps, {len(ours.support_)} support vectors")
-    print(f"sklearn SVC  fit: median {t_reference:.3f} s  (runs: {', '.join(f'{t:.2f}' for t in reference_times)}); "
-          f"{reference.n_iter_[0]} SMO steps, {reference.n_support_.sum()} support vectors")
-    print(f"fit-time ratio svmlib / sklearn: {t_ours / t_reference:.3f}   (target <= 0.5)")
-    print(f"dual objective: svmlib {W_ours:.6f}, sklearn {W_reference:.6f}, "
-          f"relative difference {abs(W_ours - W_reference) / abs(W_reference):.2e}   (target <= 1e-4)")
-    print(f"test accuracy: svmlib {ours.score(X_test, y_test):.4%}, sklearn {reference.score(X_test, y_test):.4%}")
-    print(f"test-prediction agreement: {agreement:.4%} of {len(y_test)}   (target >= 99.9%)")
+    print(
+        f"svmlib.SVC   fit: median {t_ours:.3f} s  (runs: {', '.join(f'{t:.2f}' for t in ours_times)}); "
+        f"{ours.n_iter_} SMO steps, {len(ours.support_)} support vectors"
+    )
+    print(
+        f"sklearn SVC  fit: median {t_reference:.3f} s  (runs: {', '.join(f'{t:.2f}' for t in reference_times)}); "
+        f"{reference.n_iter_[0]} SMO steps, {reference.n_support_.sum()} support vectors"
+    )
+    print(
+        f"fit-time ratio svmlib / sklearn: {t_ours / t_reference:.3f}   (target <= 0.5)"
+    )
+    print(
+        f"dual objective: svmlib {W_ours:.6f}, sklearn {W_reference:.6f}, "
+        f"relative difference {abs(W_ours - W_reference) / abs(W_reference):.2e}   (target <= 1e-4)"
+    )
+    print(
+        f"test accuracy: svmlib {ours.score(X_test, y_test):.4%}, sklearn {reference.score(X_test, y_test):.4%}"
+    )
+    print(
+        f"test-prediction agreement: {agreement:.4%} of {len(y_test)}   (target >= 99.9%)"
+    )
 
 
 if __name__ == "__main__":

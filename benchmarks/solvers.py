@@ -11,10 +11,10 @@ import argparse
 import warnings
 
 import numpy as np
+from _common import full_alpha, mnist_3_vs_8, plus_minus, timed
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC as SklearnSVC
 
-from _common import full_alpha, mnist_3_vs_8, plus_minus, timed
 from svmlib.duality import dual_objective
 from svmlib.kernels import rbf_kernel
 from svmlib.solvers import simplified_smo, smo
@@ -34,19 +34,31 @@ def main(repeats):
         "SMO, WSS 2": lambda: smo(K, y, C),
     }
     reference = SklearnSVC(C=C, gamma=1 / (2 * SIGMA**2), kernel="precomputed")
-    t_reference = np.median([timed(reference.fit, K, y)[0] for _ in range(repeats)])
-    W_reference = dual_objective(full_alpha(reference.support_, reference.dual_coef_, N), K, y)
+    t_reference = np.median(
+        [timed(reference.fit, K, y)[0] for _ in range(repeats)]
+    )
+    W_reference = dual_objective(
+        full_alpha(reference.support_, reference.dual_coef_, N), K, y
+    )
 
-    print(f"MNIST 3 vs 8, first {N} training images, RBF sigma={SIGMA:g}, C={C:g}; median of {repeats} runs")
-    print(f"{'solver':<24} {'iterations':>10} {'seconds':>8} {'dual objective':>15} {'gap to sklearn':>15}")
+    print(
+        f"MNIST 3 vs 8, first {N} training images, RBF sigma={SIGMA:g}, C={C:g}; median of {repeats} runs"
+    )
+    print(
+        f"{'solver':<24} {'iterations':>10} {'seconds':>8} {'dual objective':>15} {'gap to sklearn':>15}"
+    )
     for name, solve in solvers.items():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             runs = [timed(solve) for _ in range(repeats)]
         seconds, result = np.median([t for t, _ in runs]), runs[-1][1]
         gap = (W_reference - result.dual_objective) / W_reference
-        print(f"{name:<24} {result.n_iter:>10} {seconds:>8.3f} {result.dual_objective:>15.6f} {gap:>+15.2e}")
-    print(f"{'scikit-learn (LIBSVM)':<24} {reference.n_iter_[0]:>10} {t_reference:>8.3f} {W_reference:>15.6f} {0:>+15.2e}")
+        print(
+            f"{name:<24} {result.n_iter:>10} {seconds:>8.3f} {result.dual_objective:>15.6f} {gap:>+15.2e}"
+        )
+    print(
+        f"{'scikit-learn (LIBSVM)':<24} {reference.n_iter_[0]:>10} {t_reference:>8.3f} {W_reference:>15.6f} {0:>+15.2e}"
+    )
     print("(scikit-learn is given the same precomputed float64 Gram matrix)")
 
 

@@ -236,7 +236,9 @@ def _check_problem(alpha, K, y, C=None):
     y = check_labels(y, n)
     alpha = np.asarray(alpha, dtype=np.float64)
     if alpha.shape != (n,):
-        raise ValueError(f"alpha must be a 1-D array of length {n} (one multiplier per point), got shape {alpha.shape}.")
+        raise ValueError(
+            f"alpha must be a 1-D array of length {n} (one multiplier per point), got shape {alpha.shape}."
+        )
     if not np.all(np.isfinite(alpha)):
         raise ValueError("alpha contains NaN or infinity.")
     if C is not None:
@@ -262,7 +264,9 @@ def _primal_from_margins(half_norm_w2, margins, C, feasibility_tol):
     """
     hinge = np.maximum(0.0, 1.0 - margins)
     if np.isinf(C):
-        return float(half_norm_w2) if np.all(hinge <= feasibility_tol) else np.inf
+        return (
+            float(half_norm_w2) if np.all(hinge <= feasibility_tol) else np.inf
+        )
     return float(half_norm_w2 + C * hinge.sum())
 
 
@@ -313,16 +317,22 @@ def primal_objective(w, b, X, y, C, *, feasibility_tol=1e-3):
 
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2:
-        raise ValueError(f"X must be a 2-D array of shape (n_samples, n_features), got shape {X.shape}.")
+        raise ValueError(
+            f"X must be a 2-D array of shape (n_samples, n_features), got shape {X.shape}."
+        )
     if not np.all(np.isfinite(X)):
         raise ValueError("X contains NaN or infinity.")
     w = np.asarray(w, dtype=np.float64)
     if w.shape != (X.shape[1],):
-        raise ValueError(f"w must have shape ({X.shape[1]},) to match X, got shape {w.shape}.")
+        raise ValueError(
+            f"w must have shape ({X.shape[1]},) to match X, got shape {w.shape}."
+        )
     y = check_labels(y, X.shape[0])
     C = check_C(C)
     margins = y * (X @ w + float(b))
-    return _primal_from_margins(0.5 * float(w @ w), margins, C, feasibility_tol)
+    return _primal_from_margins(
+        0.5 * float(w @ w), margins, C, feasibility_tol
+    )
 
 
 def duality_gap(alpha, K, y, b, C, *, feasibility_tol=1e-3):
@@ -374,7 +384,9 @@ def duality_gap(alpha, K, y, b, C, *, feasibility_tol=1e-3):
     alpha, K, y, C = _check_problem(alpha, K, y, C)
     g = K @ (alpha * y)  # w . phi(x_j)
     half_norm_w2 = 0.5 * float(np.dot(alpha * y, g))
-    primal = _primal_from_margins(half_norm_w2, y * (g + float(b)), C, feasibility_tol)
+    primal = _primal_from_margins(
+        half_norm_w2, y * (g + float(b)), C, feasibility_tol
+    )
     return primal - (float(alpha.sum()) - half_norm_w2)
 
 
@@ -429,7 +441,9 @@ def kkt_violations(alpha, K, y, b, C):
     margin = y * (K @ (alpha * y) + float(b))
     outside = np.maximum(0.0, 1.0 - margin)
     inside = np.maximum(0.0, margin - 1.0)
-    return np.where(alpha <= 0, outside, np.where(alpha >= C, inside, np.abs(1.0 - margin)))
+    return np.where(
+        alpha <= 0, outside, np.where(alpha >= C, inside, np.abs(1.0 - margin))
+    )
 
 
 def recover_b(alpha, K, y, C, method="free_mean", *, index=None):
@@ -499,16 +513,26 @@ def recover_b(alpha, K, y, C, method="free_mean", *, index=None):
     if method == "single":
         free = (alpha > 0) & (alpha < C)
         if not free.any():
-            raise ValueError("method='single' needs a free support vector (0 < alpha_i < C); there is none.")
+            raise ValueError(
+                "method='single' needs a free support vector (0 < alpha_i < C); there is none."
+            )
         if index is None:
-            index = int(np.argmax(np.where(free, np.minimum(alpha, C - alpha), -np.inf)))
+            index = int(
+                np.argmax(
+                    np.where(free, np.minimum(alpha, C - alpha), -np.inf)
+                )
+            )
         elif not (0 <= index < len(alpha) and free[index]):
-            raise ValueError(f"index={index!r} is not a free support vector (0 < alpha_i < C).")
+            raise ValueError(
+                f"index={index!r} is not a free support vector (0 < alpha_i < C)."
+            )
         return float(-E[index])
     if np.isinf(C):
         g = E + y
         return float(-0.5 * (g[y < 0].max() + g[y > 0].min()))
     up, low = index_sets(alpha, y, C)
     if not up.any() or not low.any():
-        raise ValueError("method='extreme' needs points that bound b from both sides (I_up and I_low non-empty).")
+        raise ValueError(
+            "method='extreme' needs points that bound b from both sides (I_up and I_low non-empty)."
+        )
     return float(-0.5 * (E[up].min() + E[low].max()))

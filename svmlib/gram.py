@@ -20,7 +20,13 @@ from collections import OrderedDict
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-__all__ = ["DenseGram", "CachedGram", "as_gram", "make_gram", "column_blas_threads"]
+__all__ = [
+    "DenseGram",
+    "CachedGram",
+    "as_gram",
+    "make_gram",
+    "column_blas_threads",
+]
 
 _MIB = 2**20
 
@@ -44,7 +50,9 @@ class DenseGram:
         if K.dtype != np.float32:
             K = K.astype(np.float64, copy=False)
         if K.ndim != 2 or K.shape[0] != K.shape[1]:
-            raise ValueError(f"The Gram matrix K must be square, got shape {K.shape}.")
+            raise ValueError(
+                f"The Gram matrix K must be square, got shape {K.shape}."
+            )
         if not np.all(np.isfinite(K)):
             raise ValueError("The Gram matrix K contains NaN or infinity.")
         self.K = np.ascontiguousarray(K)
@@ -84,7 +92,9 @@ class CachedGram:
         self.kernel = kernel
         self.n = X.shape[0]
         itemsize = np.result_type(X.dtype, np.float32).itemsize
-        self.max_columns = max(2, int(cache_size * _MIB // (self.n * itemsize)))
+        self.max_columns = max(
+            2, int(cache_size * _MIB // (self.n * itemsize))
+        )
         self._columns = OrderedDict()
         self._diagonal = _kernel_diagonal(X, kernel)
         self.hits = 0
@@ -111,7 +121,10 @@ class CachedGram:
 
 def _kernel_diagonal(X, kernel, block=512):
     """K(x_i, x_i) for all i, in blocks of ``block`` rows."""
-    parts = [np.diagonal(kernel(X[s : s + block], X[s : s + block])) for s in range(0, X.shape[0], block)]
+    parts = [
+        np.diagonal(kernel(X[s : s + block], X[s : s + block]))
+        for s in range(0, X.shape[0], block)
+    ]
     return np.concatenate(parts).astype(np.float64)
 
 

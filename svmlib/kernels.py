@@ -74,21 +74,36 @@ def _as_2d_float(A, name, dtype=None):
         dtype = np.float32 if A.dtype == np.float32 else np.float64
     A = A.astype(dtype, copy=False)
     if A.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array of shape (n_samples, n_features), got shape {A.shape}.")
+        raise ValueError(
+            f"{name} must be a 2-D array of shape (n_samples, n_features), got shape {A.shape}."
+        )
     if not np.all(np.isfinite(A)):
         raise ValueError(f"{name} contains NaN or infinity.")
     return A
 
 
 def _check_positive(value, name):
-    if not isinstance(value, numbers.Real) or isinstance(value, bool) or not value > 0 or not np.isfinite(value):
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}.")
+    if (
+        not isinstance(value, numbers.Real)
+        or isinstance(value, bool)
+        or not value > 0
+        or not np.isfinite(value)
+    ):
+        raise ValueError(
+            f"{name} must be a positive finite number, got {value!r}."
+        )
     return float(value)
 
 
 def _check_real(value, name):
-    if not isinstance(value, numbers.Real) or isinstance(value, bool) or not np.isfinite(value):
-        raise ValueError(f"{name} must be a finite real number, got {value!r}.")
+    if (
+        not isinstance(value, numbers.Real)
+        or isinstance(value, bool)
+        or not np.isfinite(value)
+    ):
+        raise ValueError(
+            f"{name} must be a finite real number, got {value!r}."
+        )
     return float(value)
 
 
@@ -143,7 +158,11 @@ def polynomial_kernel(X, Z=None, *, degree=3, gamma=1.0, coef0=1.0):
         If ``degree`` is not an integer >= 1, ``gamma`` is not positive, or
         the inputs are invalid (see :func:`linear_kernel`).
     """
-    if not isinstance(degree, numbers.Integral) or isinstance(degree, bool) or degree < 1:
+    if (
+        not isinstance(degree, numbers.Integral)
+        or isinstance(degree, bool)
+        or degree < 1
+    ):
         raise ValueError(f"degree must be an integer >= 1, got {degree!r}.")
     gamma = _check_positive(gamma, "gamma")
     coef0 = _check_real(coef0, "coef0")
@@ -180,7 +199,9 @@ def rbf_gamma(sigma=None, gamma=None):
         If both or neither are given, or the one given is not positive.
     """
     if sigma is not None and gamma is not None:
-        raise ValueError("Give either sigma or gamma for the RBF kernel, not both.")
+        raise ValueError(
+            "Give either sigma or gamma for the RBF kernel, not both."
+        )
     if sigma is None and gamma is None:
         raise ValueError("The RBF kernel needs sigma or gamma.")
     if sigma is not None:
@@ -387,7 +408,9 @@ class Kernel:
         return self._gram(X, Z)
 
     def _gram(self, X, Z):
-        raise NotImplementedError(f"{type(self).__name__} must implement _gram(X, Z).")
+        raise NotImplementedError(
+            f"{type(self).__name__} must implement _gram(X, Z)."
+        )
 
     def __add__(self, other):
         if isinstance(other, Kernel):
@@ -522,7 +545,9 @@ class Constant(Kernel):
 
     def __init__(self, value):
         if not _is_real(value) or not value >= 0 or not np.isfinite(value):
-            raise ValueError(f"A constant kernel must be a non-negative number, got {value!r}.")
+            raise ValueError(
+                f"A constant kernel must be a non-negative number, got {value!r}."
+            )
         self.value = float(value)
 
     def _gram(self, X, Z):
@@ -557,7 +582,9 @@ class Exp(Kernel):
 
 def _check_kernel(kernel, name):
     if not isinstance(kernel, Kernel):
-        raise ValueError(f"{name} must be a svmlib.kernels.Kernel, got {type(kernel).__name__}.")
+        raise ValueError(
+            f"{name} must be a svmlib.kernels.Kernel, got {type(kernel).__name__}."
+        )
     return kernel
 
 
@@ -589,14 +616,22 @@ class Polynomial(Kernel):
     """
 
     def __init__(self, degree=3, gamma=1.0, coef0=1.0):
-        if not isinstance(degree, numbers.Integral) or isinstance(degree, bool) or degree < 1:
-            raise ValueError(f"degree must be an integer >= 1, got {degree!r}.")
+        if (
+            not isinstance(degree, numbers.Integral)
+            or isinstance(degree, bool)
+            or degree < 1
+        ):
+            raise ValueError(
+                f"degree must be an integer >= 1, got {degree!r}."
+            )
         self.degree = int(degree)
         self.gamma = _check_positive(gamma, "gamma")
         self.coef0 = _check_real(coef0, "coef0")
 
     def _gram(self, X, Z):
-        return polynomial_kernel(X, Z, degree=self.degree, gamma=self.gamma, coef0=self.coef0)
+        return polynomial_kernel(
+            X, Z, degree=self.degree, gamma=self.gamma, coef0=self.coef0
+        )
 
     def __repr__(self):
         return f"Polynomial(degree={self.degree}, gamma={self.gamma:g}, coef0={self.coef0:g})"
@@ -769,10 +804,14 @@ class ExponentialRandomFeatures(TransformerMixin, BaseEstimator):
         X = validate_data(self, X, dtype=np.float64)
         m = self.n_components
         if not isinstance(m, numbers.Integral) or isinstance(m, bool) or m < 1:
-            raise ValueError(f"n_components must be a positive integer, got {m!r}.")
+            raise ValueError(
+                f"n_components must be a positive integer, got {m!r}."
+            )
         scale = _check_positive(self.scale, "scale")
         rng = check_random_state(self.random_state)
-        self.frequencies_ = rng.normal(scale=np.sqrt(scale), size=(int(m), X.shape[1]))
+        self.frequencies_ = rng.normal(
+            scale=np.sqrt(scale), size=(int(m), X.shape[1])
+        )
         return self
 
     def transform(self, X):
@@ -780,5 +819,10 @@ class ExponentialRandomFeatures(TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         projection = X @ self.frequencies_.T
-        envelope = np.exp(0.5 * self.scale * np.einsum("ij,ij->i", X, X)) / np.sqrt(self.frequencies_.shape[0])
-        return np.hstack([np.cos(projection), np.sin(projection)]) * envelope[:, None]
+        envelope = np.exp(
+            0.5 * self.scale * np.einsum("ij,ij->i", X, X)
+        ) / np.sqrt(self.frequencies_.shape[0])
+        return (
+            np.hstack([np.cos(projection), np.sin(projection)])
+            * envelope[:, None]
+        )

@@ -51,7 +51,11 @@ from sklearn.base import BaseEstimator, DensityMixin
 from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, check_scalar, validate_data
+from sklearn.utils.validation import (
+    check_is_fitted,
+    check_scalar,
+    validate_data,
+)
 
 __all__ = [
     "BernoulliMixtureEM",
@@ -111,8 +115,14 @@ def bernoulli_e_step(heads, n_tosses, weights, thetas):
     that only ever showed tails or heads) is handled exactly.
     """
     heads = np.asarray(heads, dtype=np.float64)[:, None]
-    with np.errstate(divide="ignore"):  # a weight of 0 gives log 0 = -inf, which is right
-        log_joint = np.log(weights) + xlogy(heads, thetas) + xlog1py(n_tosses - heads, -np.asarray(thetas))
+    with np.errstate(
+        divide="ignore"
+    ):  # a weight of 0 gives log 0 = -inf, which is right
+        log_joint = (
+            np.log(weights)
+            + xlogy(heads, thetas)
+            + xlog1py(n_tosses - heads, -np.asarray(thetas))
+        )
     log_likelihood = logsumexp(log_joint, axis=1)
     return log_joint - log_likelihood[:, None], log_likelihood
 
@@ -147,7 +157,9 @@ def bernoulli_m_step(heads, n_tosses, resp):
         theta_k in [0, 1].
     """
     counts = resp.sum(axis=0) + _TINY  # N_k
-    thetas = (resp.T @ np.asarray(heads, dtype=np.float64)) / (n_tosses * counts)
+    thetas = (resp.T @ np.asarray(heads, dtype=np.float64)) / (
+        n_tosses * counts
+    )
     return counts / counts.sum(), np.clip(thetas, 0.0, 1.0)
 
 
@@ -193,10 +205,16 @@ def gaussian_log_densities(X, means, covariances):
                 f"(a component collapsed onto too few distinct points). Increase reg_covar, "
                 f"use fewer components, or scale the data."
             ) from None
-        L_inv = solve_triangular(L, np.eye(n_features), lower=True)  # small: (d, d)
-        z = (X - mean) @ L_inv.T  # row i: L^-1 (x_i - mu_k), one matrix product for all points
+        L_inv = solve_triangular(
+            L, np.eye(n_features), lower=True
+        )  # small: (d, d)
+        z = (
+            (X - mean) @ L_inv.T
+        )  # row i: L^-1 (x_i - mu_k), one matrix product for all points
         log_det = 2.0 * np.sum(np.log(np.diag(L)))
-        log_density[:, k] = -0.5 * (n_features * np.log(2 * np.pi) + log_det + np.sum(z * z, axis=1))
+        log_density[:, k] = -0.5 * (
+            n_features * np.log(2 * np.pi) + log_det + np.sum(z * z, axis=1)
+        )
     return log_density
 
 
@@ -229,7 +247,9 @@ def gaussian_e_step(X, weights, means, covariances):
         If a covariance matrix is not positive definite.
     """
     with np.errstate(divide="ignore"):
-        log_joint = np.log(weights) + gaussian_log_densities(X, means, covariances)
+        log_joint = np.log(weights) + gaussian_log_densities(
+            X, means, covariances
+        )
     log_likelihood = logsumexp(log_joint, axis=1)
     return log_joint - log_likelihood[:, None], log_likelihood
 
@@ -265,9 +285,13 @@ def gaussian_m_step(X, resp, reg_covar):
     """
     counts = resp.sum(axis=0) + _TINY  # N_k
     means = (resp.T @ X) / counts[:, None]
-    diff = X[None, :, :] - means[:, None, :]  # (n_components, n_samples, n_features)
+    diff = (
+        X[None, :, :] - means[:, None, :]
+    )  # (n_components, n_samples, n_features)
     weighted = resp.T[:, :, None] * diff  # r_ik (x_i - mu_k)
-    covariances = np.matmul(weighted.transpose(0, 2, 1), diff) / counts[:, None, None]
+    covariances = (
+        np.matmul(weighted.transpose(0, 2, 1), diff) / counts[:, None, None]
+    )
     covariances += reg_covar * np.eye(X.shape[1])
     return counts / counts.sum(), means, covariances
 
@@ -280,7 +304,9 @@ def gaussian_m_step(X, resp, reg_covar):
 class _Run:
     """Parameters, log-likelihood history and status of one EM run."""
 
-    def __init__(self, params, history, parameter_history, n_iter, converged, change):
+    def __init__(
+        self, params, history, parameter_history, n_iter, converged, change
+    ):
         self.params = params
         self.history = history
         self.parameter_history = parameter_history
@@ -321,13 +347,17 @@ def _check_params_common(model):
     _check_scalar(model.tol, "tol", numbers.Real, min_val=0.0)
     _check_scalar(model.max_iter, "max_iter", numbers.Integral, min_val=1)
     _check_scalar(model.n_init, "n_init", numbers.Integral, min_val=1)
-    _check_scalar(model.n_components, "n_components", numbers.Integral, min_val=1)
+    _check_scalar(
+        model.n_components, "n_components", numbers.Integral, min_val=1
+    )
 
 
 def _check_scalar(value, name, target_type, min_val=None):
     """sklearn's check_scalar, with wrong types reported as ValueError too."""
     if isinstance(value, bool):
-        raise ValueError(f"{name} must be a number, got the boolean {value!r}.")
+        raise ValueError(
+            f"{name} must be a number, got the boolean {value!r}."
+        )
     try:
         check_scalar(value, name, target_type, min_val=min_val)
     except TypeError as error:
@@ -339,9 +369,17 @@ def _check_scalar(value, name, target_type, min_val=None):
 def _check_probability_vector(weights, name, n_components):
     weights = np.asarray(weights, dtype=np.float64)
     if weights.shape != (n_components,):
-        raise ValueError(f"{name} must have shape ({n_components},), got {weights.shape}.")
-    if not np.all(np.isfinite(weights)) or np.any(weights < 0) or not np.isclose(weights.sum(), 1.0, atol=1e-8):
-        raise ValueError(f"{name} must hold non-negative probabilities summing to 1, got {weights.tolist()}.")
+        raise ValueError(
+            f"{name} must have shape ({n_components},), got {weights.shape}."
+        )
+    if (
+        not np.all(np.isfinite(weights))
+        or np.any(weights < 0)
+        or not np.isclose(weights.sum(), 1.0, atol=1e-8)
+    ):
+        raise ValueError(
+            f"{name} must hold non-negative probabilities summing to 1, got {weights.tolist()}."
+        )
     return weights / weights.sum()
 
 
@@ -420,7 +458,9 @@ class _MixtureEM(DensityMixin, BaseEstimator):
     def predict_proba(self, X):
         """Responsibilities P(z = k | x_i), shape (n_samples, n_components); rows sum to 1."""
         params = self._fitted_params()
-        return np.exp(self._e_step(self._validate_X(X, reset=False), params)[0])
+        return np.exp(
+            self._e_step(self._validate_X(X, reset=False), params)[0]
+        )
 
     def predict(self, X):
         """Most probable component of each observation, shape (n_samples,), int."""
@@ -547,18 +587,26 @@ class BernoulliMixtureEM(_MixtureEM):
     def _validate_X(self, X, reset):
         X = validate_data(self, X, reset=reset, dtype=np.float64)
         if not np.all((X == 0) | (X == 1)):
-            raise ValueError("X must hold toss outcomes 0 (tails) and 1 (heads) only.")
+            raise ValueError(
+                "X must hold toss outcomes 0 (tails) and 1 (heads) only."
+            )
         return X
 
     def _check_params(self, X):
         _check_params_common(self)
         if not isinstance(self.update_prior, (bool, np.bool_)):
-            raise ValueError(f"update_prior must be True or False, got {self.update_prior!r}.")
+            raise ValueError(
+                f"update_prior must be True or False, got {self.update_prior!r}."
+            )
         if self.weights_init is not None:
-            _check_probability_vector(self.weights_init, "weights_init", self.n_components)
+            _check_probability_vector(
+                self.weights_init, "weights_init", self.n_components
+            )
         if self.thetas_init is not None:
             thetas = np.asarray(self.thetas_init, dtype=np.float64)
-            if thetas.shape != (self.n_components,) or not np.all((thetas >= 0) & (thetas <= 1)):
+            if thetas.shape != (self.n_components,) or not np.all(
+                (thetas >= 0) & (thetas <= 1)
+            ):
                 raise ValueError(
                     f"thetas_init must hold {self.n_components} probabilities in [0, 1], got {thetas.tolist()}."
                 )
@@ -567,7 +615,9 @@ class BernoulliMixtureEM(_MixtureEM):
         if self.weights_init is None:
             weights = np.full(self.n_components, 1.0 / self.n_components)
         else:
-            weights = _check_probability_vector(self.weights_init, "weights_init", self.n_components)
+            weights = _check_probability_vector(
+                self.weights_init, "weights_init", self.n_components
+            )
         if self.thetas_init is None:
             thetas = rng.uniform(size=self.n_components)
         else:
@@ -575,7 +625,9 @@ class BernoulliMixtureEM(_MixtureEM):
         return {"weights": weights, "thetas": thetas}
 
     def _e_step(self, X, params):
-        return bernoulli_e_step(X.sum(axis=1), X.shape[1], params["weights"], params["thetas"])
+        return bernoulli_e_step(
+            X.sum(axis=1), X.shape[1], params["weights"], params["thetas"]
+        )
 
     def _m_step(self, X, resp, params):
         weights, thetas = bernoulli_m_step(X.sum(axis=1), X.shape[1], resp)
@@ -719,7 +771,9 @@ class GaussianMixtureEM(_MixtureEM):
         _check_params_common(self)
         _check_scalar(self.reg_covar, "reg_covar", numbers.Real, min_val=0.0)
         if self.init_params not in self._INIT_PARAMS:
-            raise ValueError(f"init_params must be one of {self._INIT_PARAMS}, got {self.init_params!r}.")
+            raise ValueError(
+                f"init_params must be one of {self._INIT_PARAMS}, got {self.init_params!r}."
+            )
         self._user_init(X.shape[1])
 
     def _user_init(self, n_features):
@@ -727,10 +781,14 @@ class GaussianMixtureEM(_MixtureEM):
         K = self.n_components
         weights = means = covariances = None
         if self.weights_init is not None:
-            weights = _check_probability_vector(self.weights_init, "weights_init", K)
+            weights = _check_probability_vector(
+                self.weights_init, "weights_init", K
+            )
         if self.means_init is not None:
             means = np.asarray(self.means_init, dtype=np.float64)
-            if means.shape != (K, n_features) or not np.all(np.isfinite(means)):
+            if means.shape != (K, n_features) or not np.all(
+                np.isfinite(means)
+            ):
                 raise ValueError(
                     f"means_init must be a finite array of shape ({K}, {n_features}), got shape {means.shape}."
                 )
@@ -741,11 +799,15 @@ class GaussianMixtureEM(_MixtureEM):
                     f"covariances_init must have shape ({K}, {n_features}, {n_features}), got {covariances.shape}."
                 )
             if not np.allclose(covariances, np.swapaxes(covariances, 1, 2)):
-                raise ValueError("covariances_init must hold symmetric matrices.")
+                raise ValueError(
+                    "covariances_init must hold symmetric matrices."
+                )
             try:
                 np.linalg.cholesky(covariances)
             except np.linalg.LinAlgError:
-                raise ValueError("covariances_init must hold positive definite matrices.") from None
+                raise ValueError(
+                    "covariances_init must hold positive definite matrices."
+                ) from None
         return weights, means, covariances
 
     def _initial_params(self, X, rng):
@@ -762,7 +824,13 @@ class GaussianMixtureEM(_MixtureEM):
         """Initial responsibilities, shape (n_samples, n_components)."""
         n_samples = X.shape[0]
         if self.init_params == "kmeans":
-            labels = KMeans(n_clusters=self.n_components, n_init=1, random_state=rng).fit(X).labels_
+            labels = (
+                KMeans(
+                    n_clusters=self.n_components, n_init=1, random_state=rng
+                )
+                .fit(X)
+                .labels_
+            )
             resp = np.zeros((n_samples, self.n_components))
             resp[np.arange(n_samples), labels] = 1.0
             return resp
@@ -770,7 +838,9 @@ class GaussianMixtureEM(_MixtureEM):
         return resp / resp.sum(axis=1, keepdims=True)
 
     def _e_step(self, X, params):
-        return gaussian_e_step(X, params["weights"], params["means"], params["covariances"])
+        return gaussian_e_step(
+            X, params["weights"], params["means"], params["covariances"]
+        )
 
     def _m_step(self, X, resp, params):
         weights, means, covariances = gaussian_m_step(X, resp, self.reg_covar)

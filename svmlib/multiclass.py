@@ -140,9 +140,15 @@ def fit_one_vs_one(X, y_index, n_classes, kernel, solve, cache_size=1024):
     Chang & Lin (2011), section 7 (LIBSVM's layout of the model).
     """
     y_index = np.asarray(y_index)
-    counts = np.bincount(y_index, minlength=n_classes) if y_index.min(initial=0) >= 0 else None
+    counts = (
+        np.bincount(y_index, minlength=n_classes)
+        if y_index.min(initial=0) >= 0
+        else None
+    )
     if counts is None or counts.size != n_classes or np.any(counts == 0):
-        raise ValueError(f"y_index must hold every class index 0 .. {n_classes - 1} and nothing else.")
+        raise ValueError(
+            f"y_index must hold every class index 0 .. {n_classes - 1} and nothing else."
+        )
     pairs = class_pairs(n_classes)
     n = X.shape[0]
     itemsize = np.result_type(X.dtype, np.float32).itemsize
@@ -168,8 +174,19 @@ def fit_one_vs_one(X, y_index, n_classes, kernel, solve, cache_size=1024):
         converged[p] = result.converged
 
     support, n_support = _group_support_by_class(alpha, y_index, n_classes)
-    dual_coef = _libsvm_dual_coef(alpha, y_index[support], support, pairs, n_classes)
-    return OneVsOneFit(support, n_support, dual_coef, intercept, alpha, n_iter, dual_objective, converged)
+    dual_coef = _libsvm_dual_coef(
+        alpha, y_index[support], support, pairs, n_classes
+    )
+    return OneVsOneFit(
+        support,
+        n_support,
+        dual_coef,
+        intercept,
+        alpha,
+        n_iter,
+        dual_objective,
+        converged,
+    )
 
 
 def _group_support_by_class(alpha, y_index, n_classes):
@@ -273,7 +290,9 @@ def ovr_from_ovo(decision, n_classes):
     decision = np.asarray(decision, dtype=np.float64)
     first, second = _pair_indicators(n_classes)
     confidence = decision @ first - decision @ second
-    return ovo_votes(decision, n_classes) + confidence / (3.0 * (np.abs(confidence) + 1.0))
+    return ovo_votes(decision, n_classes) + confidence / (
+        3.0 * (np.abs(confidence) + 1.0)
+    )
 
 
 class OneVsRest(ClassifierMixin, BaseEstimator):
@@ -318,15 +337,24 @@ class OneVsRest(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         if self.classes_.size < 2:
-            raise ValueError(f"OneVsRest needs at least two classes in y, got only {self.classes_.tolist()}.")
-        self.estimators_ = [clone(self.estimator).fit(X, y == label) for label in self.classes_]
+            raise ValueError(
+                f"OneVsRest needs at least two classes in y, got only {self.classes_.tolist()}."
+            )
+        self.estimators_ = [
+            clone(self.estimator).fit(X, y == label) for label in self.classes_
+        ]
         return self
 
     def decision_function(self, X):
         """f_k(X) of every machine, shape (n_samples, K), float64."""
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=(np.float64, np.float32))
-        return np.column_stack([np.asarray(e.decision_function(X), dtype=np.float64) for e in self.estimators_])
+        return np.column_stack(
+            [
+                np.asarray(e.decision_function(X), dtype=np.float64)
+                for e in self.estimators_
+            ]
+        )
 
     def predict(self, X):
         """The class with the largest decision value, shape (n_samples,)."""

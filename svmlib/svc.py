@@ -178,7 +178,9 @@ class SVC(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if self.classes_.size < 2:
-            raise ValueError(f"SVC needs two classes in y, got one class: {self.classes_.tolist()}.")
+            raise ValueError(
+                f"SVC needs two classes in y, got one class: {self.classes_.tolist()}."
+            )
         self._check_params()
         self._gamma = self._resolve_gamma(X)
         if self.classes_.size > 2:
@@ -208,7 +210,14 @@ class SVC(ClassifierMixin, BaseEstimator):
 
     def _fit_one_vs_one(self, X, y_index):
         """K > 2 classes: the K (K - 1) / 2 pairwise machines (``svmlib.multiclass``)."""
-        fit = fit_one_vs_one(X, y_index, self.classes_.size, self._kernel, self._solve, self.cache_size)
+        fit = fit_one_vs_one(
+            X,
+            y_index,
+            self.classes_.size,
+            self._kernel,
+            self._solve,
+            self.cache_size,
+        )
         self.alpha_ = fit.alpha
         self.support_ = fit.support
         self.support_vectors_ = X[fit.support]
@@ -239,11 +248,18 @@ class SVC(ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, reset=False, dtype=(np.float64, np.float32))
         K = self._kernel(X, self.support_vectors_)
         if self.classes_.size > 2:
-            decision = ovo_decision(K, self.dual_coef_, self.intercept_, self.n_support_)
+            decision = ovo_decision(
+                K, self.dual_coef_, self.intercept_, self.n_support_
+            )
             if self.decision_function_shape == "ovr":
                 return ovr_from_ovo(decision, self.classes_.size)
             return decision
-        return np.asarray(K @ self.dual_coef_[0].astype(K.dtype), dtype=np.float64) + self.intercept_[0]
+        return (
+            np.asarray(
+                K @ self.dual_coef_[0].astype(K.dtype), dtype=np.float64
+            )
+            + self.intercept_[0]
+        )
 
     def predict(self, X):
         """Predicted class labels, shape (n_samples,).
@@ -254,10 +270,16 @@ class SVC(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         if self.classes_.size > 2:
-            X = validate_data(self, X, reset=False, dtype=(np.float64, np.float32))
+            X = validate_data(
+                self, X, reset=False, dtype=(np.float64, np.float32)
+            )
             K = self._kernel(X, self.support_vectors_)
-            decision = ovo_decision(K, self.dual_coef_, self.intercept_, self.n_support_)
-            return self.classes_[np.argmax(ovo_votes(decision, self.classes_.size), axis=1)]
+            decision = ovo_decision(
+                K, self.dual_coef_, self.intercept_, self.n_support_
+            )
+            return self.classes_[
+                np.argmax(ovo_votes(decision, self.classes_.size), axis=1)
+            ]
         positive = self.decision_function(X) > 0
         return self.classes_[positive.astype(int)]
 
@@ -270,27 +292,46 @@ class SVC(ClassifierMixin, BaseEstimator):
         if self.kernel == "rbf":
             return kernels.rbf_kernel(X, Z, gamma=self._gamma)
         if self.kernel == "poly":
-            return kernels.polynomial_kernel(X, Z, degree=self.degree, gamma=self._gamma, coef0=self.coef0)
-        return kernels.sigmoid_kernel(X, Z, gamma=self._gamma, coef0=self.coef0)
+            return kernels.polynomial_kernel(
+                X, Z, degree=self.degree, gamma=self._gamma, coef0=self.coef0
+            )
+        return kernels.sigmoid_kernel(
+            X, Z, gamma=self._gamma, coef0=self.coef0
+        )
 
     def _check_params(self):
         check_C(self.C)
         if not callable(self.kernel) and self.kernel not in _KERNELS:
-            raise ValueError(f"kernel must be one of {_KERNELS} or a callable, got {self.kernel!r}.")
+            raise ValueError(
+                f"kernel must be one of {_KERNELS} or a callable, got {self.kernel!r}."
+            )
         if self.solver not in _SOLVERS:
-            raise ValueError(f"solver must be one of {tuple(_SOLVERS)}, got {self.solver!r}.")
+            raise ValueError(
+                f"solver must be one of {tuple(_SOLVERS)}, got {self.solver!r}."
+            )
         if self.sigma is not None and self.kernel != "rbf":
-            raise ValueError(f"sigma is the width of the 'rbf' kernel; it does not apply to kernel={self.kernel!r}.")
+            raise ValueError(
+                f"sigma is the width of the 'rbf' kernel; it does not apply to kernel={self.kernel!r}."
+            )
         if self.kernel == "poly" and (
-            not isinstance(self.degree, numbers.Integral) or isinstance(self.degree, bool) or self.degree < 1
+            not isinstance(self.degree, numbers.Integral)
+            or isinstance(self.degree, bool)
+            or self.degree < 1
         ):
-            raise ValueError(f"degree must be an integer >= 1, got {self.degree!r}.")
+            raise ValueError(
+                f"degree must be an integer >= 1, got {self.degree!r}."
+            )
         if self.decision_function_shape not in _SHAPES:
             raise ValueError(
                 f"decision_function_shape must be one of {_SHAPES}, got {self.decision_function_shape!r}."
             )
-        if not isinstance(self.cache_size, numbers.Real) or not self.cache_size > 0:
-            raise ValueError(f"cache_size must be a positive number of MiB, got {self.cache_size!r}.")
+        if (
+            not isinstance(self.cache_size, numbers.Real)
+            or not self.cache_size > 0
+        ):
+            raise ValueError(
+                f"cache_size must be a positive number of MiB, got {self.cache_size!r}."
+            )
 
     def _resolve_gamma(self, X):
         if self.kernel == "rbf" and self.sigma is not None:

@@ -81,7 +81,9 @@ DEFAULT_TIMEOUT = 120
 TIMEOUT_ERROR = {
     "ename": "CellTimeoutError",
     "evalue": "the cell ran past the time limit and was interrupted",
-    "traceback": ["CellTimeoutError: the cell ran past the time limit and was interrupted"],
+    "traceback": [
+        "CellTimeoutError: the cell ran past the time limit and was interrupted"
+    ],
 }
 
 #: nbgrader's release steps, in the order ``nbgrader generate_assignment``
@@ -226,13 +228,22 @@ class RestoreLockedCells(NbGraderPreprocessor):
     source = Any(help="The instructor's solution notebook (nbformat 4).")
 
     def preprocess(self, nb, resources):
-        source_cells = [cell for cell in self.source.cells if _grade_id(cell) is not None]
+        source_cells = [
+            cell for cell in self.source.cells if _grade_id(cell) is not None
+        ]
         known = {_grade_id(cell): cell for cell in source_cells}
         missing = []
         anchor = -1  # position in nb.cells after which a missing cell goes
         for original in source_cells:
             grade_id = _grade_id(original)
-            position = next((k for k, cell in enumerate(nb.cells) if _grade_id(cell) == grade_id), None)
+            position = next(
+                (
+                    k
+                    for k, cell in enumerate(nb.cells)
+                    if _grade_id(cell) == grade_id
+                ),
+                None,
+            )
             if is_locked(original):
                 restored = copy.deepcopy(original)
                 if restored.cell_type == "code":
@@ -244,7 +255,9 @@ class RestoreLockedCells(NbGraderPreprocessor):
                 else:
                     nb.cells[position] = restored
             elif position is not None:
-                nb.cells[position].metadata["nbgrader"] = copy.deepcopy(original.metadata["nbgrader"])
+                nb.cells[position].metadata["nbgrader"] = copy.deepcopy(
+                    original.metadata["nbgrader"]
+                )
             if position is not None:
                 anchor = position
         for cell in nb.cells:
@@ -311,12 +324,16 @@ class GradeReport:
     @property
     def max_score(self):
         """Points available on the autograded questions."""
-        return sum(q.max_points for q in self.questions if q.status != "manual")
+        return sum(
+            q.max_points for q in self.questions if q.status != "manual"
+        )
 
     @property
     def manual_points(self):
         """Points left to the instructor (manually graded answers)."""
-        return sum(q.max_points for q in self.questions if q.status == "manual")
+        return sum(
+            q.max_points for q in self.questions if q.status == "manual"
+        )
 
     def points_by_question(self):
         """Dict grade_id -> points earned (None for manual answers)."""
@@ -335,7 +352,9 @@ class GradeReport:
                 earned = "-" if q.points is None else f"{q.points:g}"
                 score = f"{earned} / {q.max_points:g}"
                 detail = f" ({q.message})" if q.message else ""
-                lines.append(f"  {q.grade_id:<{width}}  {score:>11}  {q.status}{detail}")
+                lines.append(
+                    f"  {q.grade_id:<{width}}  {score:>11}  {q.status}{detail}"
+                )
         total = f"  Total (autograded): {self.score:g} / {self.max_score:g}"
         if self.manual_points:
             total += f"; {self.manual_points:g} more points to grade by hand"
@@ -363,8 +382,14 @@ def _first_error(cell):
     for output in cell.get("outputs", []):
         if output.output_type == "error":
             value = str(output.get("evalue", "")).strip().splitlines()
-            where = None if value else _failing_line(output.get("traceback", []))
-            text = f"{output.ename}: {value[0] if value else where or ''}".rstrip(": ")
+            where = (
+                None if value else _failing_line(output.get("traceback", []))
+            )
+            text = (
+                f"{output.ename}: {value[0] if value else where or ''}".rstrip(
+                    ": "
+                )
+            )
             return text if len(text) <= 120 else text[:117] + "..."
     for output in cell.get("outputs", []):
         if output.output_type == "stream" and output.name == "stderr":
@@ -399,10 +424,17 @@ class _Run:
     def _on_cell_executed(self, cell, cell_index, execute_reply):
         """Record a timeout; nbclient's interrupted reply is not an output of the cell."""
         content = execute_reply["content"]
-        if content.get("status") == "error" and content.get("ename") == TIMEOUT_ERROR["ename"]:
+        if (
+            content.get("status") == "error"
+            and content.get("ename") == TIMEOUT_ERROR["ename"]
+        ):
             self.timed_out.add(cell_index)
-            cell.outputs.append(nbformat.v4.new_output("error", **TIMEOUT_ERROR))
-            self.notes.append(f"cell {cell_index} ran past {self.timeout:g} s and was interrupted")
+            cell.outputs.append(
+                nbformat.v4.new_output("error", **TIMEOUT_ERROR)
+            )
+            self.notes.append(
+                f"cell {cell_index} ran past {self.timeout:g} s and was interrupted"
+            )
 
     def run(self):
         with self.client.setup_kernel():
@@ -413,14 +445,18 @@ class _Run:
                     self.client.execute_cell(cell, index)
                 except CellTimeoutError:
                     self.timed_out.add(index)
-                    cell.outputs.append(nbformat.v4.new_output("error", **TIMEOUT_ERROR))
+                    cell.outputs.append(
+                        nbformat.v4.new_output("error", **TIMEOUT_ERROR)
+                    )
                     self.notes.append(
                         f"cell {index} ran past {self.timeout:g} s and did not stop when interrupted; "
                         "the remaining cells were not run"
                     )
                     return
                 except DeadKernelError:
-                    self.notes.append(f"the kernel died while running cell {index}; the remaining cells were not run")
+                    self.notes.append(
+                        f"the kernel died while running cell {index}; the remaining cells were not run"
+                    )
                     return
                 self.executed.add(index)
 
@@ -433,15 +469,26 @@ def _score(cell, index, run):
         return QuestionGrade(grade_id, None, max_points, "manual")
     if cell.cell_type != "code" or index not in run.executed:
         if index in run.timed_out:
-            return QuestionGrade(grade_id, 0.0, max_points, "timeout", "interrupted")
+            return QuestionGrade(
+                grade_id, 0.0, max_points, "timeout", "interrupted"
+            )
         return QuestionGrade(grade_id, 0.0, max_points, "not run")
     points, _ = determine_grade(cell)
     points = float(points)
     if index in run.timed_out:
-        return QuestionGrade(grade_id, 0.0, max_points, "timeout", "interrupted")
+        return QuestionGrade(
+            grade_id, 0.0, max_points, "timeout", "interrupted"
+        )
     if points == 0.0:
-        return QuestionGrade(grade_id, 0.0, max_points, "failed", _first_error(cell) or "")
-    return QuestionGrade(grade_id, points, max_points, "passed" if points == max_points else "partial")
+        return QuestionGrade(
+            grade_id, 0.0, max_points, "failed", _first_error(cell) or ""
+        )
+    return QuestionGrade(
+        grade_id,
+        points,
+        max_points,
+        "passed" if points == max_points else "partial",
+    )
 
 
 def _read_notebook(path):
@@ -450,8 +497,13 @@ def _read_notebook(path):
         return nbformat.read(path, as_version=4), None
     except FileNotFoundError:
         return None, f"no such file: {path}"
-    except Exception as error:  # invalid JSON, not a notebook, unreadable bytes
-        return None, f"the file is not a readable Jupyter notebook ({type(error).__name__}: {error})"
+    except (
+        Exception
+    ) as error:  # invalid JSON, not a notebook, unreadable bytes
+        return (
+            None,
+            f"the file is not a readable Jupyter notebook ({type(error).__name__}: {error})",
+        )
 
 
 def grade_notebook(notebook, source=None, *, timeout=DEFAULT_TIMEOUT):
@@ -495,7 +547,9 @@ def grade_notebook(notebook, source=None, *, timeout=DEFAULT_TIMEOUT):
     with status ``"manual"`` and not added to the total.
     """
     if not timeout or timeout <= 0:
-        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}.")
+        raise ValueError(
+            f"timeout must be a positive number of seconds, got {timeout!r}."
+        )
     path = Path(notebook)
     report = GradeReport(str(path))
     nb, error = _read_notebook(path)
@@ -506,7 +560,9 @@ def grade_notebook(notebook, source=None, *, timeout=DEFAULT_TIMEOUT):
             source_path = source_path / path.name
         original, source_error = _read_notebook(source_path)
         if source_error:
-            raise ValueError(f"Cannot read the solution notebook: {source_error}")
+            raise ValueError(
+                f"Cannot read the solution notebook: {source_error}"
+            )
     if nb is None:
         report.error = f"cannot grade: {error}"
         if original is not None:
@@ -521,18 +577,29 @@ def grade_notebook(notebook, source=None, *, timeout=DEFAULT_TIMEOUT):
     resources = {}
     nb, resources = DeduplicateIds().preprocess(nb, resources)
     if original is not None:
-        nb, resources = RestoreLockedCells(source=original).preprocess(nb, resources)
+        nb, resources = RestoreLockedCells(source=original).preprocess(
+            nb, resources
+        )
         if resources["restored_missing"]:
-            report.notes.append("restored deleted cells: " + ", ".join(resources["restored_missing"]))
+            report.notes.append(
+                "restored deleted cells: "
+                + ", ".join(resources["restored_missing"])
+            )
     else:
-        report.notes.append("no --source given: graded with the tests in the notebook (no hidden tests)")
+        report.notes.append(
+            "no --source given: graded with the tests in the notebook (no hidden tests)"
+        )
     nb, resources = ClearOutput().preprocess(nb, resources)
 
     run = _Run(nb, timeout, path.parent.resolve())
     try:
         run.run()
-    except Exception as error:  # the kernel did not start, or the client failed
-        report.error = f"the notebook could not be run ({type(error).__name__}: {error})"
+    except (
+        Exception
+    ) as error:  # the kernel did not start, or the client failed
+        report.error = (
+            f"the notebook could not be run ({type(error).__name__}: {error})"
+        )
     report.notes += run.notes
     errors = [
         (index, _first_error(cell)) for index, cell in enumerate(nb.cells)
@@ -543,7 +610,11 @@ def grade_notebook(notebook, source=None, *, timeout=DEFAULT_TIMEOUT):
         name = _grade_id(nb.cells[index])
         where = f"cell {index}" + (f" ({name})" if name else "")
         report.notes.append(f"{where} raised {message}")
-    report.questions = [_score(cell, index, run) for index, cell in enumerate(nb.cells) if is_grade(cell)]
+    report.questions = [
+        _score(cell, index, run)
+        for index, cell in enumerate(nb.cells)
+        if is_grade(cell)
+    ]
     report.executed_notebook = nb
     return report
 
@@ -559,11 +630,28 @@ def _parser():
         description="Release student versions of the svmbook assignments and grade submissions.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    rel = commands.add_parser("release", help="write the student notebooks (solutions and hidden tests removed)")
-    rel.add_argument("source", metavar="SOURCE_DIR", help="folder of solution notebooks (or one notebook)")
-    rel.add_argument("out_dir", metavar="OUT_DIR", help="folder for the student notebooks")
-    grd = commands.add_parser("grade", help="execute filled-in notebooks and report points per question")
-    grd.add_argument("notebooks", metavar="NOTEBOOK", nargs="+", help="submitted notebook(s)")
+    rel = commands.add_parser(
+        "release",
+        help="write the student notebooks (solutions and hidden tests removed)",
+    )
+    rel.add_argument(
+        "source",
+        metavar="SOURCE_DIR",
+        help="folder of solution notebooks (or one notebook)",
+    )
+    rel.add_argument(
+        "out_dir", metavar="OUT_DIR", help="folder for the student notebooks"
+    )
+    grd = commands.add_parser(
+        "grade",
+        help="execute filled-in notebooks and report points per question",
+    )
+    grd.add_argument(
+        "notebooks",
+        metavar="NOTEBOOK",
+        nargs="+",
+        help="submitted notebook(s)",
+    )
     grd.add_argument(
         "--source", metavar="SOURCE_NOTEBOOK",
         help="the solution notebook, or the folder of solution notebooks (restores the hidden tests)",
@@ -572,8 +660,14 @@ def _parser():
         "--timeout", metavar="SECONDS", type=float, default=DEFAULT_TIMEOUT,
         help=f"time limit per cell (default {DEFAULT_TIMEOUT})",
     )  # fmt: skip
-    grd.add_argument("--csv", metavar="FILE", help="also append the scores to this CSV file")
-    grd.add_argument("--output", metavar="DIR", help="save the executed notebooks here, as feedback")
+    grd.add_argument(
+        "--csv", metavar="FILE", help="also append the scores to this CSV file"
+    )
+    grd.add_argument(
+        "--output",
+        metavar="DIR",
+        help="save the executed notebooks here, as feedback",
+    )
     return parser
 
 
@@ -583,12 +677,22 @@ def _write_csv(path, reports):
     with path.open("a", newline="") as handle:
         writer = csv.writer(handle)
         if new:
-            writer.writerow(["notebook", "question", "points", "max_points", "status"])
+            writer.writerow(
+                ["notebook", "question", "points", "max_points", "status"]
+            )
         for report in reports:
             for q in report.questions:
                 writer.writerow([report.notebook, q.grade_id, "" if q.points is None else q.points,
                                  q.max_points, q.status])  # fmt: skip
-            writer.writerow([report.notebook, "TOTAL (autograded)", report.score, report.max_score, ""])
+            writer.writerow(
+                [
+                    report.notebook,
+                    "TOTAL (autograded)",
+                    report.score,
+                    report.max_score,
+                    "",
+                ]
+            )
 
 
 def main(argv=None):
@@ -610,28 +714,41 @@ def main(argv=None):
         try:
             written = release(args.source, args.out_dir)
         except Exception as error:
-            print(f"release failed: {type(error).__name__}: {error}", file=sys.stderr)
+            print(
+                f"release failed: {type(error).__name__}: {error}",
+                file=sys.stderr,
+            )
             return 1
         for target in written:
             print(f"wrote {target}")
         return 0
 
     if args.timeout <= 0:
-        print("--timeout must be a positive number of seconds", file=sys.stderr)
+        print(
+            "--timeout must be a positive number of seconds", file=sys.stderr
+        )
         return 2
     reports, status = [], 0
     for notebook in args.notebooks:
         try:
-            report = grade_notebook(notebook, args.source, timeout=args.timeout)
+            report = grade_notebook(
+                notebook, args.source, timeout=args.timeout
+            )
         except ValueError as error:
             print(f"grade failed: {error}", file=sys.stderr)
             return 1
         print(report.to_text(), flush=True)
         if report.error:
             status = 1
-        if args.output and getattr(report, "executed_notebook", None) is not None:
+        if (
+            args.output
+            and getattr(report, "executed_notebook", None) is not None
+        ):
             Path(args.output).mkdir(parents=True, exist_ok=True)
-            nbformat.write(report.executed_notebook, Path(args.output) / Path(notebook).name)
+            nbformat.write(
+                report.executed_notebook,
+                Path(args.output) / Path(notebook).name,
+            )
         reports.append(report)
     if args.csv:
         _write_csv(args.csv, reports)

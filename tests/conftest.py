@@ -11,11 +11,15 @@ def _pm(y):
 
 PROBLEMS = {
     # two well separated blobs: linearly separable
-    "blobs": lambda: make_blobs(60, centers=[[-2, -2], [2, 2]], cluster_std=0.8, random_state=0),
+    "blobs": lambda: make_blobs(
+        60, centers=[[-2, -2], [2, 2]], cluster_std=0.8, random_state=0
+    ),
     # interleaved half moons: not linearly separable, noisy
     "moons": lambda: make_moons(80, noise=0.25, random_state=1),
     # five features, overlapping classes
-    "overlap": lambda: make_classification(70, n_features=5, n_informative=3, flip_y=0.1, random_state=2),
+    "overlap": lambda: make_classification(
+        70, n_features=5, n_informative=3, flip_y=0.1, random_state=2
+    ),
 }
 
 

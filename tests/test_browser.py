@@ -36,7 +36,10 @@ PAGES = sorted(
     str(p.relative_to(BUILT_HTML))
     for p in BUILT_HTML.rglob("*.html")
     if not {"_static", "_sources"} & set(p.parts)
-    and 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")  # index.html only redirects to the intro
+    and 'http-equiv="Refresh"'
+    not in p.read_text(
+        encoding="utf-8"
+    )  # index.html only redirects to the intro
 )
 
 
@@ -51,13 +54,19 @@ def browser():
     if not PAGES:
         _unavailable("the book is not built (_build/html has no pages)")
     if CHROMIUM is None:
-        _unavailable("Chromium is not installed (Debian: apt-get install chromium)")
+        _unavailable(
+            "Chromium is not installed (Debian: apt-get install chromium)"
+        )
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _unavailable("Playwright is not installed (pip install -r requirements.txt)")
+        _unavailable(
+            "Playwright is not installed (pip install -r requirements.txt)"
+        )
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS
+        )
         yield chromium
         chromium.close()
 
@@ -66,11 +75,20 @@ def open_page(browser, relative):
     """Open a built page; return (page, errors) after MathJax has finished."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     errors = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text) if message.type == "error" else None
+        ),
+    )
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.route(re.compile(r"^https?://"), lambda route: route.abort())  # no network, as offline readers
+    page.route(
+        re.compile(r"^https?://"), lambda route: route.abort()
+    )  # no network, as offline readers
     page.goto((BUILT_HTML / relative).as_uri(), wait_until="load")
-    page.evaluate("() => (window.MathJax && MathJax.startup) ? MathJax.startup.promise : null")
+    page.evaluate(
+        "() => (window.MathJax && MathJax.startup) ? MathJax.startup.promise : null"
+    )
     return page, errors
 
 
@@ -95,7 +113,9 @@ def test_page_in_chromium(browser, relative):
     try:
         problems = page.evaluate(TYPESET_PROBLEMS)
         broken = page.evaluate(BROKEN_IMAGES)
-        links = page.evaluate("() => Array.from(document.querySelectorAll('a[href]')).map(a => a.href)")
+        links = page.evaluate(
+            "() => Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"
+        )
         screenshot = SCREENSHOTS / Path(relative).with_suffix(".png")
         screenshot.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(screenshot), full_page=True)
@@ -104,7 +124,9 @@ def test_page_in_chromium(browser, relative):
     assert not errors, f"JavaScript errors: {errors}"
     assert not problems, f"formulas MathJax did not typeset: {problems[:5]}"
     assert not broken, f"images that did not load: {broken}"
-    assert not broken_links(links), f"broken internal links: {broken_links(links)[:5]}"
+    assert not broken_links(links), (
+        f"broken internal links: {broken_links(links)[:5]}"
+    )
 
 
 def broken_links(links):
@@ -119,12 +141,19 @@ def broken_links(links):
             broken.append(link)
         elif url.fragment and target.suffix == ".html":
             html = target.read_text(encoding="utf-8")
-            if f'id="{url.fragment}"' not in html and f"name=\"{url.fragment}\"" not in html:
+            if (
+                f'id="{url.fragment}"' not in html
+                and f'name="{url.fragment}"' not in html
+            ):
                 broken.append(link)
     return broken
 
 
-PLAYER_PAGES = [p for p in PAGES if "new Animation(" in (BUILT_HTML / p).read_text(encoding="utf-8")]
+PLAYER_PAGES = [
+    p
+    for p in PAGES
+    if "new Animation(" in (BUILT_HTML / p).read_text(encoding="utf-8")
+]
 
 
 def test_some_pages_have_frame_players():
@@ -151,5 +180,7 @@ def test_frame_players_follow_their_sliders(browser, relative):
         page.close()
     assert changes, "no player slider found"
     for frames, changed in changes:
-        assert frames >= 1 and changed, f"a player with {frames + 1} frames did not change its image"
+        assert frames >= 1 and changed, (
+            f"a player with {frames + 1} frames did not change its image"
+        )
     assert not errors, f"JavaScript errors: {errors}"

@@ -29,15 +29,21 @@ def built(relative):
 
 def pages():
     built("index.html")
-    return sorted(p for p in BUILT_HTML.rglob("*.html") if "_static" not in p.parts)
+    return sorted(
+        p for p in BUILT_HTML.rglob("*.html") if "_static" not in p.parts
+    )
 
 
 def test_tuning_page_carries_precomputed_frames():
-    html = built("chapters/kernels/tuning_c_and_sigma.html").read_text(encoding="utf-8")
+    html = built("chapters/kernels/tuning_c_and_sigma.html").read_text(
+        encoding="utf-8"
+    )
     # matplotlib's to_jshtml: an Animation player whose frames are inline PNG data URIs
     assert "new Animation(" in html
     frames = re.findall(r"frames\[(\d+)\] = \"data:image/png;base64,", html)
-    assert len(frames) >= 2 * 10, "expected two sweeps of at least 10 frames each"
+    assert len(frames) >= 2 * 10, (
+        "expected two sweeps of at least 10 frames each"
+    )
     # no frame is missing from any player: indices restart at 0 once per player
     starts = [i for i, index in enumerate(frames) if index == "0"]
     assert len(starts) >= 2
@@ -47,16 +53,31 @@ def test_tuning_page_carries_precomputed_frames():
 
 def test_mathjax_and_player_icons_are_served_locally():
     assert built("_static/mathjax/tex-chtml-full.js").stat().st_size > 100_000
-    assert any((BUILT_HTML / "_static/mathjax/output/chtml/fonts/woff-v2").glob("*.woff"))
-    assert built("_static/font-awesome/css/font-awesome.min.css").stat().st_size > 10_000
-    assert built("_static/font-awesome/fonts/fontawesome-webfont.woff2").is_file()
+    assert any(
+        (BUILT_HTML / "_static/mathjax/output/chtml/fonts/woff-v2").glob(
+            "*.woff"
+        )
+    )
+    assert (
+        built("_static/font-awesome/css/font-awesome.min.css").stat().st_size
+        > 10_000
+    )
+    assert built(
+        "_static/font-awesome/fonts/fontawesome-webfont.woff2"
+    ).is_file()
 
 
 def test_no_page_loads_scripts_or_styles_from_the_network():
-    remote = re.compile(r"<(?:script|link)\b[^>]*(?:src|href)=\"(?:https?:)?//[^\"]+\"[^>]*>")
+    remote = re.compile(
+        r"<(?:script|link)\b[^>]*(?:src|href)=\"(?:https?:)?//[^\"]+\"[^>]*>"
+    )
     offenders = {}
     for page in pages():
-        tags = [tag for tag in remote.findall(page.read_text(encoding="utf-8")) if "stylesheet" in tag or "<script" in tag]
+        tags = [
+            tag
+            for tag in remote.findall(page.read_text(encoding="utf-8"))
+            if "stylesheet" in tag or "<script" in tag
+        ]
         if tags:
             offenders[str(page.relative_to(BUILT_HTML))] = tags[:2]
     assert not offenders, f"pages that fetch from the network: {offenders}"

@@ -13,7 +13,9 @@ from svmlib.datasets import mnist as datasets
 
 def write_idx(path, array):
     """Write a uint8 array as a gzip-compressed IDX file."""
-    header = bytes([0, 0, 0x08, array.ndim]) + b"".join(int(d).to_bytes(4, "big") for d in array.shape)
+    header = bytes([0, 0, 0x08, array.ndim]) + b"".join(
+        int(d).to_bytes(4, "big") for d in array.shape
+    )
     with gzip.open(path, "wb") as f:
         f.write(header + array.astype(np.uint8).tobytes())
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
@@ -31,7 +33,10 @@ def tiny_mnist(tmp_path, monkeypatch):
         "t10k-images-idx3-ubyte.gz": rng.integers(0, 256, size=(4, 28, 28)),
         "t10k-labels-idx1-ubyte.gz": np.array([7, 2, 1, 3]),
     }
-    sums = {name: write_idx(folder / name, array) for name, array in content.items()}
+    sums = {
+        name: write_idx(folder / name, array)
+        for name, array in content.items()
+    }
     monkeypatch.setattr(datasets, "MNIST_FILES", sums)
     return tmp_path, content
 
@@ -41,8 +46,12 @@ def test_reads_tiny_files(tiny_mnist):
     X, y = datasets.load_mnist(subset="train", data_home=home, download=False)
     assert X.shape == (6, 784) and X.dtype == np.float32
     np.testing.assert_array_equal(y, [5, 0, 4, 1, 9, 3])
-    np.testing.assert_allclose(X[2], content["train-images-idx3-ubyte.gz"][2].ravel() / 255, rtol=1e-6)
-    X, y = datasets.load_mnist(digits=(3,), subset="all", data_home=home, download=False)
+    np.testing.assert_allclose(
+        X[2], content["train-images-idx3-ubyte.gz"][2].ravel() / 255, rtol=1e-6
+    )
+    X, y = datasets.load_mnist(
+        digits=(3,), subset="all", data_home=home, download=False
+    )
     assert X.shape == (2, 784) and list(y) == [3, 3]
 
 
@@ -55,7 +64,9 @@ def test_environment_variable_selects_folder(tiny_mnist, monkeypatch):
 
 def test_checksum_mismatch_is_reported(tiny_mnist, monkeypatch):
     home, _ = tiny_mnist
-    sums = dict(datasets.MNIST_FILES, **{"t10k-labels-idx1-ubyte.gz": "0" * 64})
+    sums = dict(
+        datasets.MNIST_FILES, **{"t10k-labels-idx1-ubyte.gz": "0" * 64}
+    )
     monkeypatch.setattr(datasets, "MNIST_FILES", sums)
     with pytest.raises(OSError, match="corrupt.*SHA-256"):
         datasets.load_mnist(subset="test", data_home=home, download=False)
@@ -67,7 +78,9 @@ def test_missing_file_offline_says_what_to_do(tmp_path):
 
 
 def test_failed_download_leaves_no_file(tmp_path, monkeypatch):
-    monkeypatch.setattr(datasets, "MNIST_URLS", ("http://127.0.0.1:9/",))  # nothing listens on port 9
+    monkeypatch.setattr(
+        datasets, "MNIST_URLS", ("http://127.0.0.1:9/",)
+    )  # nothing listens on port 9
     with pytest.raises(OSError, match="could not be downloaded"):
         datasets.load_mnist(subset="test", data_home=tmp_path)
     assert not any(p.is_file() for p in tmp_path.rglob("*"))
@@ -85,13 +98,18 @@ def test_truncated_file_is_reported(tmp_path, monkeypatch):
         datasets.read_idx(path)
 
 
-@pytest.mark.parametrize("kwargs, message", [(dict(subset="val"), "subset"), (dict(digits=(3, 12)), "0 to 9")])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [(dict(subset="val"), "subset"), (dict(digits=(3, 12)), "0 to 9")],
+)
 def test_bad_arguments(kwargs, message, tmp_path):
     with pytest.raises(ValueError, match=message):
         datasets.load_mnist(data_home=tmp_path, download=False, **kwargs)
 
 
-@pytest.mark.skipif(not os.environ.get("SVMLIB_DATA_DIR"), reason="SVMLIB_DATA_DIR is not set")
+@pytest.mark.skipif(
+    not os.environ.get("SVMLIB_DATA_DIR"), reason="SVMLIB_DATA_DIR is not set"
+)
 def test_real_mnist_counts():
     X, y = datasets.load_mnist(download=False)
     assert X.shape == (70000, 784) and 0.0 <= X.min() and X.max() == 1.0

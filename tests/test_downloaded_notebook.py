@@ -19,7 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.parametrize(
     "chapter, needs_data",
-    [("chapters/smo/two_variable_step.ipynb", False), ("chapters/smo/simplified_smo.ipynb", True)],
+    [
+        ("chapters/smo/two_variable_step.ipynb", False),
+        ("chapters/smo/simplified_smo.ipynb", True),
+    ],
 )
 def test_downloaded_notebook_runs_alone(tmp_path, chapter, needs_data):
     if needs_data and not os.environ.get("SVMLIB_DATA_DIR"):
@@ -27,6 +30,16 @@ def test_downloaded_notebook_runs_alone(tmp_path, chapter, needs_data):
     copy = tmp_path / Path(chapter).name
     shutil.copy(ROOT / chapter, copy)
     notebook = nbformat.read(copy, as_version=4)
-    NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
-    errors = [o for cell in notebook.cells for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+    NotebookClient(
+        notebook,
+        timeout=600,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(tmp_path)}},
+    ).execute()
+    errors = [
+        o
+        for cell in notebook.cells
+        for o in cell.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
     assert not errors

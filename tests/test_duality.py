@@ -31,15 +31,29 @@ def test_hand_computed_values():
     assert dual_objective(ALPHA3, K, Y3) == pytest.approx(0.5)
     np.testing.assert_allclose(recover_w(ALPHA3, X3, Y3), [1.0, 0.0])
     # margins y f at b = 0.5: 1.5, 0.5, 3.5; hinge: 0, 0.5, 0
-    assert primal_objective([1.0, 0.0], 0.5, X3, Y3, C=2.0) == pytest.approx(0.5 + 2.0 * 0.5)
-    assert primal_objective([1.0, 0.0], 0.0, X3, Y3, C=np.inf) == pytest.approx(0.5)
-    assert primal_objective([1.0, 0.0], 0.5, X3, Y3, C=np.inf) == np.inf  # infeasible
-    assert duality_gap(ALPHA3, K, Y3, 0.0, np.inf) == pytest.approx(0.0, abs=1e-15)
-    np.testing.assert_allclose(kkt_violations(ALPHA3, K, Y3, 0.0, np.inf), 0.0, atol=1e-15)
+    assert primal_objective([1.0, 0.0], 0.5, X3, Y3, C=2.0) == pytest.approx(
+        0.5 + 2.0 * 0.5
+    )
+    assert primal_objective(
+        [1.0, 0.0], 0.0, X3, Y3, C=np.inf
+    ) == pytest.approx(0.5)
+    assert (
+        primal_objective([1.0, 0.0], 0.5, X3, Y3, C=np.inf) == np.inf
+    )  # infeasible
+    assert duality_gap(ALPHA3, K, Y3, 0.0, np.inf) == pytest.approx(
+        0.0, abs=1e-15
+    )
+    np.testing.assert_allclose(
+        kkt_violations(ALPHA3, K, Y3, 0.0, np.inf), 0.0, atol=1e-15
+    )
     # with b = 0.5 the free point 2 is off its margin by 0.5, the others are fine
-    np.testing.assert_allclose(kkt_violations(ALPHA3, K, Y3, 0.5, np.inf), [0.5, 0.5, 0.0])
+    np.testing.assert_allclose(
+        kkt_violations(ALPHA3, K, Y3, 0.5, np.inf), [0.5, 0.5, 0.0]
+    )
     for method in ("free_mean", "single", "extreme"):
-        assert recover_b(ALPHA3, K, Y3, np.inf, method=method) == pytest.approx(0.0, abs=1e-15)
+        assert recover_b(
+            ALPHA3, K, Y3, np.inf, method=method
+        ) == pytest.approx(0.0, abs=1e-15)
 
 
 def test_kkt_residual_cases():
@@ -48,7 +62,9 @@ def test_kkt_residual_cases():
     y = np.array([1.0, -1.0, 1.0])
     alpha = np.array([0.0, 0.5, 1.0])
     # f = K (alpha y) + b = (0, -0.5, 1) + 0.2; margins y f = 0.2, 0.3, 1.2
-    np.testing.assert_allclose(kkt_violations(alpha, K, y, 0.2, C=1.0), [0.8, 0.7, 0.2])
+    np.testing.assert_allclose(
+        kkt_violations(alpha, K, y, 0.2, C=1.0), [0.8, 0.7, 0.2]
+    )
 
 
 @pytest.mark.parametrize("C", [0.1, 1.0, np.inf])
@@ -59,10 +75,15 @@ def test_strong_duality_at_the_optimum(C):
     w = recover_w(result.alpha, X, y)
     P = primal_objective(w, result.b, X, y, C)
     assert P == pytest.approx(result.dual_objective, rel=1e-6)
-    assert duality_gap(result.alpha, K, y, result.b, C) == pytest.approx(P - result.dual_objective, abs=1e-9)
+    assert duality_gap(result.alpha, K, y, result.b, C) == pytest.approx(
+        P - result.dual_objective, abs=1e-9
+    )
     # and the same optimum as scikit-learn (a large C stands in for the hard margin)
     reference = SklearnSVC(kernel="linear", C=min(C, 1e8), tol=1e-10).fit(X, y)
-    assert P == pytest.approx(primal_objective(reference.coef_[0], reference.intercept_[0], X, y, C), rel=1e-4)
+    assert P == pytest.approx(
+        primal_objective(reference.coef_[0], reference.intercept_[0], X, y, C),
+        rel=1e-4,
+    )
 
 
 def test_weak_duality_for_random_feasible_points():
@@ -95,7 +116,10 @@ def test_kkt_zero_at_solution_and_not_after_perturbation(problem, kernel, C):
     moved = kkt_violations(result.alpha, K, y, result.b + 0.1, C)
     np.testing.assert_allclose(moved[free], 0.1, atol=tol)
     # move multipliers along a feasible direction: the KKT conditions break
-    i, j = np.flatnonzero(free & (y > 0))[0], np.flatnonzero((result.alpha < C) & (y < 0))[0]
+    i, j = (
+        np.flatnonzero(free & (y > 0))[0],
+        np.flatnonzero((result.alpha < C) & (y < 0))[0],
+    )
     alpha = result.alpha.copy()
     step = 0.5 * min(alpha[i], C - alpha[j])
     alpha[i] -= step
@@ -111,17 +135,30 @@ def test_recover_b_methods_agree_at_optimum_and_mean_is_stable():
     result = smo(K, y, C, tol=1e-10)
     free = np.flatnonzero((result.alpha > 0) & (result.alpha < C))
     assert len(free) >= 2
-    values = {m: recover_b(result.alpha, K, y, C, method=m) for m in ("free_mean", "single", "extreme")}
+    values = {
+        m: recover_b(result.alpha, K, y, C, method=m)
+        for m in ("free_mean", "single", "extreme")
+    }
     for value in values.values():
         assert value == pytest.approx(result.b, abs=1e-8)
-    assert values["free_mean"] == intercept_from_errors(result.alpha, y, C, error_cache(result.alpha, K, y))
+    assert values["free_mean"] == intercept_from_errors(
+        result.alpha, y, C, error_cache(result.alpha, K, y)
+    )
     for i in free:
-        assert recover_b(result.alpha, K, y, C, method="single", index=i) == pytest.approx(result.b, abs=1e-8)
+        assert recover_b(
+            result.alpha, K, y, C, method="single", index=i
+        ) == pytest.approx(result.b, abs=1e-8)
     # an inexact alpha: the mean over free support vectors is never worse than the worst single one
     rng = np.random.default_rng(1)
     alpha = result.alpha.copy()
-    alpha[free] = np.clip(alpha[free] * (1 + 0.05 * rng.standard_normal(len(free))), 1e-6, C - 1e-6)
-    singles = np.array([recover_b(alpha, K, y, C, method="single", index=i) for i in free])
+    alpha[free] = np.clip(
+        alpha[free] * (1 + 0.05 * rng.standard_normal(len(free))),
+        1e-6,
+        C - 1e-6,
+    )
+    singles = np.array(
+        [recover_b(alpha, K, y, C, method="single", index=i) for i in free]
+    )
     mean = recover_b(alpha, K, y, C)
     assert abs(mean - result.b) <= np.max(np.abs(singles - result.b)) + 1e-12
     assert mean == pytest.approx(singles.mean())
@@ -143,27 +180,88 @@ def test_circle_example_lagrange_multiplier():
     assert numeric.success
     np.testing.assert_allclose(numeric.x, point, atol=1e-6)
     # stationarity of the Lagrangian: 2 (p - target) + 2 alpha p = 0
-    np.testing.assert_allclose(2 * (numeric.x - target) + 2 * alpha * numeric.x, 0.0, atol=1e-5)
+    np.testing.assert_allclose(
+        2 * (numeric.x - target) + 2 * alpha * numeric.x, 0.0, atol=1e-5
+    )
 
 
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: recover_b(ALPHA3, linear_kernel(X3), Y3, np.inf, method="median"), "method must be"),
-        (lambda: recover_b(np.array([0.0, 0.0, 0.0]), np.eye(3), Y3, 1.0, method="single"), "free support"),
-        (lambda: recover_b(ALPHA3, linear_kernel(X3), Y3, np.inf, method="single", index=2), "not a free"),
-        (lambda: recover_b(np.array([1.0, 1.0, 0.0]), np.eye(3), np.array([1.0, 1.0, -1.0]), 1.0, method="extreme"), "I_up and I_low"),
-        (lambda: kkt_violations(np.array([-0.5, 0.5, 0.0]), np.eye(3), Y3, 0.0, 1.0), r"box \[0, C\]"),
-        (lambda: kkt_violations(np.array([2.0, 0.5, 0.0]), np.eye(3), Y3, 0.0, 1.0), r"box \[0, C\]"),
-        (lambda: kkt_violations(ALPHA3[:2], np.eye(3), Y3, 0.0, 1.0), "length 3"),
-        (lambda: kkt_violations(ALPHA3, np.eye(3), np.array([1.0, 0.0, 1.0]), 0.0, 1.0), r"\{-1, \+1\}"),
+        (
+            lambda: recover_b(
+                ALPHA3, linear_kernel(X3), Y3, np.inf, method="median"
+            ),
+            "method must be",
+        ),
+        (
+            lambda: recover_b(
+                np.array([0.0, 0.0, 0.0]), np.eye(3), Y3, 1.0, method="single"
+            ),
+            "free support",
+        ),
+        (
+            lambda: recover_b(
+                ALPHA3, linear_kernel(X3), Y3, np.inf, method="single", index=2
+            ),
+            "not a free",
+        ),
+        (
+            lambda: recover_b(
+                np.array([1.0, 1.0, 0.0]),
+                np.eye(3),
+                np.array([1.0, 1.0, -1.0]),
+                1.0,
+                method="extreme",
+            ),
+            "I_up and I_low",
+        ),
+        (
+            lambda: kkt_violations(
+                np.array([-0.5, 0.5, 0.0]), np.eye(3), Y3, 0.0, 1.0
+            ),
+            r"box \[0, C\]",
+        ),
+        (
+            lambda: kkt_violations(
+                np.array([2.0, 0.5, 0.0]), np.eye(3), Y3, 0.0, 1.0
+            ),
+            r"box \[0, C\]",
+        ),
+        (
+            lambda: kkt_violations(ALPHA3[:2], np.eye(3), Y3, 0.0, 1.0),
+            "length 3",
+        ),
+        (
+            lambda: kkt_violations(
+                ALPHA3, np.eye(3), np.array([1.0, 0.0, 1.0]), 0.0, 1.0
+            ),
+            r"\{-1, \+1\}",
+        ),
         (lambda: duality_gap(ALPHA3, np.ones((3, 2)), Y3, 0.0, 1.0), "square"),
-        (lambda: duality_gap(ALPHA3, np.eye(3), Y3, 0.0, 0.0), "C must be a positive"),
-        (lambda: duality_gap(np.array([np.nan, 0, 0]), np.eye(3), Y3, 0.0, 1.0), "NaN"),
-        (lambda: primal_objective([1.0, 0.0, 0.0], 0.0, X3, Y3, 1.0), "w must have shape"),
+        (
+            lambda: duality_gap(ALPHA3, np.eye(3), Y3, 0.0, 0.0),
+            "C must be a positive",
+        ),
+        (
+            lambda: duality_gap(
+                np.array([np.nan, 0, 0]), np.eye(3), Y3, 0.0, 1.0
+            ),
+            "NaN",
+        ),
+        (
+            lambda: primal_objective([1.0, 0.0, 0.0], 0.0, X3, Y3, 1.0),
+            "w must have shape",
+        ),
         (lambda: primal_objective([1.0, 0.0], 0.0, X3[0], Y3, 1.0), "2-D"),
-        (lambda: primal_objective([1.0, 0.0], 0.0, X3, np.ones(3), 1.0), "only one class"),
-        (lambda: primal_objective([1.0, 0.0], 0.0, X3, Y3, -1.0), "C must be a positive"),
+        (
+            lambda: primal_objective([1.0, 0.0], 0.0, X3, np.ones(3), 1.0),
+            "only one class",
+        ),
+        (
+            lambda: primal_objective([1.0, 0.0], 0.0, X3, Y3, -1.0),
+            "C must be a positive",
+        ),
     ],
 )
 def test_bad_input(call, message):

@@ -6,7 +6,6 @@ built page's frame players are checked in tests/test_built_book.py).
 
 import json
 import pickle
-import re
 import warnings
 from pathlib import Path
 
@@ -56,17 +55,33 @@ def _close(actual, expected):
     "kernel, reference",
     [
         (Linear(), lambda A, B: pairwise.linear_kernel(A, B)),
-        (Polynomial(degree=3, gamma=0.5, coef0=2.0), lambda A, B: pairwise.polynomial_kernel(A, B, 3, 0.5, 2.0)),
-        (Polynomial(degree=2), lambda A, B: pairwise.polynomial_kernel(A, B, degree=2, gamma=1.0, coef0=1.0)),
+        (
+            Polynomial(degree=3, gamma=0.5, coef0=2.0),
+            lambda A, B: pairwise.polynomial_kernel(A, B, 3, 0.5, 2.0),
+        ),
+        (
+            Polynomial(degree=2),
+            lambda A, B: pairwise.polynomial_kernel(
+                A, B, degree=2, gamma=1.0, coef0=1.0
+            ),
+        ),
         (RBF(gamma=0.3), lambda A, B: pairwise.rbf_kernel(A, B, gamma=0.3)),
-        (RBF(sigma=1.5), lambda A, B: pairwise.rbf_kernel(A, B, gamma=1 / (2 * 1.5**2))),
-        (Sigmoid(gamma=0.2, coef0=-0.5), lambda A, B: pairwise.sigmoid_kernel(A, B, gamma=0.2, coef0=-0.5)),
+        (
+            RBF(sigma=1.5),
+            lambda A, B: pairwise.rbf_kernel(A, B, gamma=1 / (2 * 1.5**2)),
+        ),
+        (
+            Sigmoid(gamma=0.2, coef0=-0.5),
+            lambda A, B: pairwise.sigmoid_kernel(A, B, gamma=0.2, coef0=-0.5),
+        ),
         # exp(s x.z) = exp(s|x|^2/2) exp(s|z|^2/2) exp(-s|x-z|^2/2): an RBF kernel with gamma = s/2 between envelopes
         (
             Exponential(scale=0.4),
-            lambda A, B: np.exp(0.2 * (A**2).sum(1))[:, None]
-            * pairwise.rbf_kernel(A, B, gamma=0.2)
-            * np.exp(0.2 * (B**2).sum(1))[None, :],
+            lambda A, B: (
+                np.exp(0.2 * (A**2).sum(1))[:, None]
+                * pairwise.rbf_kernel(A, B, gamma=0.2)
+                * np.exp(0.2 * (B**2).sum(1))[None, :]
+            ),
         ),
     ],
     ids=repr,
@@ -81,7 +96,10 @@ def test_exponential_kernel_function():
     _close(exponential_kernel(X), np.exp(X @ X.T))
     # on unit vectors it is e^s times a Gaussian kernel
     U, V = normalize(X), normalize(Z)
-    _close(exponential_kernel(U, V, scale=2.0), np.exp(2.0) * pairwise.rbf_kernel(U, V, gamma=1.0))
+    _close(
+        exponential_kernel(U, V, scale=2.0),
+        np.exp(2.0) * pairwise.rbf_kernel(U, V, gamma=1.0),
+    )
     assert exponential_kernel(X.astype(np.float32)).dtype == np.float32
 
 
@@ -116,26 +134,43 @@ EXPECTED = {
 
 
 @pytest.mark.parametrize("rule", sorted(COMPOSED))
-@pytest.mark.parametrize("pair", [("linear", "rbf"), ("poly", "exp"), ("rbf", "poly")])
+@pytest.mark.parametrize(
+    "pair", [("linear", "rbf"), ("poly", "exp"), ("rbf", "poly")]
+)
 def test_composition_values_and_psd(rule, pair):
     a, b = (BASES[name] for name in pair)
     kernel = COMPOSED[rule](a, b)
     assert isinstance(kernel, Kernel)
     points = normalize(np.random.default_rng(1).normal(size=(60, 3)))
-    _close(kernel(points, Z[:, :3]), EXPECTED[rule](a(points, Z[:, :3]), b(points, Z[:, :3])))
+    _close(
+        kernel(points, Z[:, :3]),
+        EXPECTED[rule](a(points, Z[:, :3]), b(points, Z[:, :3])),
+    )
     K = kernel(points)
     np.testing.assert_allclose(K, K.T, rtol=1e-12)
     eigenvalues = np.linalg.eigvalsh(K)
-    assert eigenvalues.min() >= -1e-9 * eigenvalues.max(), (rule, eigenvalues.min())
+    assert eigenvalues.min() >= -1e-9 * eigenvalues.max(), (
+        rule,
+        eigenvalues.min(),
+    )
 
 
 def test_composed_classes_and_repr():
     k = 0.5 * Linear() + RBF(sigma=2.0) * (RBF(gamma=1.0) + 1.0)
-    assert isinstance(k, Sum) and isinstance(k.first, Scaled) and isinstance(k.second, Product)
+    assert (
+        isinstance(k, Sum)
+        and isinstance(k.first, Scaled)
+        and isinstance(k.second, Product)
+    )
     assert isinstance(k.second.second.second, Constant)
     assert repr(k) == "0.5 * Linear() + RBF(sigma=2) * (RBF(gamma=1) + 1)"
-    assert repr(Linear().exp()) == "exp(Linear())" and isinstance(Linear().exp(), Exp)
-    assert sum([Linear()]) is not None and repr(sum([Linear(), RBF(gamma=2)])) == "Linear() + RBF(gamma=2)"
+    assert repr(Linear().exp()) == "exp(Linear())" and isinstance(
+        Linear().exp(), Exp
+    )
+    assert (
+        sum([Linear()]) is not None
+        and repr(sum([Linear(), RBF(gamma=2)])) == "Linear() + RBF(gamma=2)"
+    )
 
 
 def test_float32_stays_float32():
@@ -154,11 +189,23 @@ def test_float32_stays_float32():
         (lambda: Linear() * "a", TypeError, None),
         (lambda: Linear() + np.eye(2), TypeError, None),
         (lambda: Sum(Linear(), lambda A, B: A @ B.T), ValueError, "Kernel"),
-        (lambda: Exponential(scale=0.0), ValueError, "scale must be a positive"),
-        (lambda: exponential_kernel(X, scale=-1.0), ValueError, "scale must be a positive"),
+        (
+            lambda: Exponential(scale=0.0),
+            ValueError,
+            "scale must be a positive",
+        ),
+        (
+            lambda: exponential_kernel(X, scale=-1.0),
+            ValueError,
+            "scale must be a positive",
+        ),
         (lambda: RBF(), ValueError, "needs sigma or gamma"),
         (lambda: RBF(sigma=1.0, gamma=1.0), ValueError, "not both"),
-        (lambda: Polynomial(degree=0), ValueError, "degree must be an integer"),
+        (
+            lambda: Polynomial(degree=0),
+            ValueError,
+            "degree must be an integer",
+        ),
         (lambda: Sigmoid(gamma=-1.0), ValueError, "gamma must be a positive"),
         (lambda: Linear()(X, Z[:, :2]), ValueError, "same number of features"),
         (lambda: RBF(gamma=1.0)(np.full((2, 2), np.nan)), ValueError, "NaN"),
@@ -191,25 +238,42 @@ Xm, ym = make_moons(100, noise=0.2, random_state=0)
 def test_svc_with_kernel_object_equals_string_kernel():
     by_object = SVC(kernel=RBF(gamma=0.7), C=3.0, tol=1e-6).fit(Xm, ym)
     by_name = SVC(kernel="rbf", gamma=0.7, C=3.0, tol=1e-6).fit(Xm, ym)
-    np.testing.assert_allclose(by_object.decision_function(Xm), by_name.decision_function(Xm), atol=1e-10)
+    np.testing.assert_allclose(
+        by_object.decision_function(Xm),
+        by_name.decision_function(Xm),
+        atol=1e-10,
+    )
     np.testing.assert_array_equal(by_object.support_, by_name.support_)
 
 
 def test_svc_with_composed_kernel_matches_sklearn_precomputed():
-    kernel = 0.5 * Linear() + RBF(sigma=0.8) * Polynomial(degree=2, gamma=0.5, coef0=1.0)
+    kernel = 0.5 * Linear() + RBF(sigma=0.8) * Polynomial(
+        degree=2, gamma=0.5, coef0=1.0
+    )
     ours = SVC(kernel=kernel, C=2.0, tol=1e-6).fit(Xm, ym)
-    reference = SklearnSVC(kernel="precomputed", C=2.0, tol=1e-6).fit(kernel(Xm), ym)
-    np.testing.assert_allclose(ours.decision_function(Xm), reference.decision_function(kernel(Xm)), atol=1e-3)
+    reference = SklearnSVC(kernel="precomputed", C=2.0, tol=1e-6).fit(
+        kernel(Xm), ym
+    )
+    np.testing.assert_allclose(
+        ours.decision_function(Xm),
+        reference.decision_function(kernel(Xm)),
+        atol=1e-3,
+    )
     np.testing.assert_array_equal(ours.support_, np.sort(reference.support_))
 
 
 def test_svc_with_kernel_object_clones_pickles_and_grid_searches():
-    model = SVC(kernel=Exponential(scale=0.5) + RBF(gamma=1.0), C=1.0).fit(Xm, ym)
+    model = SVC(kernel=Exponential(scale=0.5) + RBF(gamma=1.0), C=1.0).fit(
+        Xm, ym
+    )
     again = pickle.loads(pickle.dumps(model))
     np.testing.assert_array_equal(again.predict(Xm), model.predict(Xm))
     copy = clone(model)
     assert repr(copy.kernel) == repr(model.kernel)
-    grid = {"kernel": [RBF(sigma=s) for s in (0.3, 1.0)] + [Linear()], "C": [1.0, 10.0]}
+    grid = {
+        "kernel": [RBF(sigma=s) for s in (0.3, 1.0)] + [Linear()],
+        "C": [1.0, 10.0],
+    }
     search = GridSearchCV(SVC(), grid, cv=3).fit(Xm, ym)
     assert isinstance(search.best_params_["kernel"], RBF)
 
@@ -219,14 +283,20 @@ def test_svc_with_kernel_object_clones_pickles_and_grid_searches():
 
 def _gram_error(n_components, seed, scale=1.0):
     U = normalize(np.random.default_rng(3).normal(size=(40, 6)))
-    features = ExponentialRandomFeatures(n_components, scale=scale, random_state=seed).fit(U)
+    features = ExponentialRandomFeatures(
+        n_components, scale=scale, random_state=seed
+    ).fit(U)
     Phi = features.transform(U)
-    return np.sqrt(np.mean((Phi @ Phi.T - exponential_kernel(U, scale=scale)) ** 2))
+    return np.sqrt(
+        np.mean((Phi @ Phi.T - exponential_kernel(U, scale=scale)) ** 2)
+    )
 
 
 def test_random_features_error_shrinks_with_more_features():
     sizes = [10, 100, 1000, 10000]
-    errors = [np.mean([_gram_error(m, seed) for seed in range(5)]) for m in sizes]
+    errors = [
+        np.mean([_gram_error(m, seed) for seed in range(5)]) for m in sizes
+    ]
     assert all(a > b for a, b in zip(errors, errors[1:])), errors
     # Monte Carlo rate 1/sqrt(m): a factor 100 in m is about a factor 10 in error
     assert 4 < errors[0] / errors[2] < 25, errors
@@ -237,30 +307,60 @@ def test_random_features_are_unbiased():
     # the mean of phi(x).phi(z) over many independent draws is exp(s x.z)
     U = normalize(np.random.default_rng(4).normal(size=(5, 3)))
     average = np.mean(
-        [(P := ExponentialRandomFeatures(50, scale=0.5, random_state=s).fit_transform(U)) @ P.T for s in range(400)],
+        [
+            (
+                P := ExponentialRandomFeatures(
+                    50, scale=0.5, random_state=s
+                ).fit_transform(U)
+            )
+            @ P.T
+            for s in range(400)
+        ],
         axis=0,
     )
-    np.testing.assert_allclose(average, exponential_kernel(U, scale=0.5), atol=0.02)
+    np.testing.assert_allclose(
+        average, exponential_kernel(U, scale=0.5), atol=0.02
+    )
 
 
 def test_random_features_shapes_seed_and_unnormalised_inputs():
     features = ExponentialRandomFeatures(7, scale=0.2, random_state=0).fit(X)
-    assert features.frequencies_.shape == (7, 4) and features.transform(Z).shape == (20, 14)
+    assert features.frequencies_.shape == (7, 4) and features.transform(
+        Z
+    ).shape == (20, 14)
     again = ExponentialRandomFeatures(7, scale=0.2, random_state=0).fit(X)
     np.testing.assert_array_equal(features.transform(Z), again.transform(Z))
     # the envelope exp(s|x|^2/2) makes the map right for inputs of any norm
     many = ExponentialRandomFeatures(20000, scale=0.2, random_state=1).fit(X)
-    relative = (many.transform(X[:5]) @ many.transform(X[:5]).T) / exponential_kernel(X[:5], scale=0.2)
+    relative = (
+        many.transform(X[:5]) @ many.transform(X[:5]).T
+    ) / exponential_kernel(X[:5], scale=0.2)
     np.testing.assert_allclose(relative, 1.0, atol=0.05)
 
 
 @pytest.mark.parametrize(
     "call, error, message",
     [
-        (lambda: ExponentialRandomFeatures(0).fit(X), ValueError, "n_components must be a positive integer"),
-        (lambda: ExponentialRandomFeatures(5, scale=-1).fit(X), ValueError, "scale must be a positive"),
-        (lambda: ExponentialRandomFeatures(5).transform(X), NotFittedError, None),
-        (lambda: ExponentialRandomFeatures(5).fit(X).transform(Z[:, :3]), ValueError, "features"),
+        (
+            lambda: ExponentialRandomFeatures(0).fit(X),
+            ValueError,
+            "n_components must be a positive integer",
+        ),
+        (
+            lambda: ExponentialRandomFeatures(5, scale=-1).fit(X),
+            ValueError,
+            "scale must be a positive",
+        ),
+        (
+            lambda: ExponentialRandomFeatures(5).transform(X),
+            NotFittedError,
+            None,
+        ),
+        (
+            lambda: ExponentialRandomFeatures(5).fit(X).transform(Z[:, :3]),
+            ValueError,
+            "features",
+        ),
     ],
 )
 def test_random_features_bad_input(call, error, message):
@@ -276,8 +376,14 @@ def test_widget_cells_do_not_check_their_output():
     if not TUNING_NOTEBOOK.is_file():
         pytest.skip("the tuning notebook does not exist")
     cells = json.loads(TUNING_NOTEBOOK.read_text(encoding="utf-8"))["cells"]
-    widget_cells = [c for c in cells if c["cell_type"] == "code" and "interact" in "".join(c["source"])]
+    widget_cells = [
+        c
+        for c in cells
+        if c["cell_type"] == "code" and "interact" in "".join(c["source"])
+    ]
     assert widget_cells, "the chapter should offer interactive sliders"
     for cell in widget_cells:
         tags = cell.get("metadata", {}).get("tags", [])
-        assert "nbval-ignore-output" in tags and "nbval-check-output" not in tags
+        assert (
+            "nbval-ignore-output" in tags and "nbval-check-output" not in tags
+        )

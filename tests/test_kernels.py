@@ -4,7 +4,13 @@ import numpy as np
 import pytest
 from sklearn.metrics import pairwise
 
-from svmlib.kernels import linear_kernel, polynomial_kernel, rbf_gamma, rbf_kernel, sigmoid_kernel
+from svmlib.kernels import (
+    linear_kernel,
+    polynomial_kernel,
+    rbf_gamma,
+    rbf_kernel,
+    sigmoid_kernel,
+)
 
 rng = np.random.default_rng(0)
 X = rng.normal(size=(7, 4))
@@ -12,13 +18,17 @@ Z = rng.normal(size=(5, 4))
 
 
 def test_linear():
-    np.testing.assert_allclose(linear_kernel(X, Z), pairwise.linear_kernel(X, Z))
+    np.testing.assert_allclose(
+        linear_kernel(X, Z), pairwise.linear_kernel(X, Z)
+    )
     np.testing.assert_allclose(linear_kernel(X), X @ X.T)
 
 
 def test_polynomial():
     expected = pairwise.polynomial_kernel(X, Z, degree=3, gamma=0.5, coef0=2.0)
-    np.testing.assert_allclose(polynomial_kernel(X, Z, degree=3, gamma=0.5, coef0=2.0), expected)
+    np.testing.assert_allclose(
+        polynomial_kernel(X, Z, degree=3, gamma=0.5, coef0=2.0), expected
+    )
     # defaults (gamma x.z + 1)^3
     np.testing.assert_allclose(polynomial_kernel(X, Z), (X @ Z.T + 1.0) ** 3)
 
@@ -27,15 +37,22 @@ def test_rbf_both_parametrizations():
     sigma = 1.3
     by_sigma = rbf_kernel(X, Z, sigma=sigma)
     by_gamma = rbf_kernel(X, Z, gamma=1 / (2 * sigma**2))
-    direct = np.exp(-((X[:, None, :] - Z[None, :, :]) ** 2).sum(-1) / (2 * sigma**2))
+    direct = np.exp(
+        -((X[:, None, :] - Z[None, :, :]) ** 2).sum(-1) / (2 * sigma**2)
+    )
     np.testing.assert_allclose(by_sigma, direct, rtol=1e-12)
-    np.testing.assert_allclose(by_gamma, pairwise.rbf_kernel(X, Z, gamma=1 / (2 * sigma**2)), rtol=1e-12)
+    np.testing.assert_allclose(
+        by_gamma,
+        pairwise.rbf_kernel(X, Z, gamma=1 / (2 * sigma**2)),
+        rtol=1e-12,
+    )
     np.testing.assert_allclose(np.diag(rbf_kernel(X, sigma=sigma)), 1.0)
 
 
 def test_sigmoid():
     np.testing.assert_allclose(
-        sigmoid_kernel(X, Z, gamma=0.3, coef0=-1.0), pairwise.sigmoid_kernel(X, Z, gamma=0.3, coef0=-1.0)
+        sigmoid_kernel(X, Z, gamma=0.3, coef0=-1.0),
+        pairwise.sigmoid_kernel(X, Z, gamma=0.3, coef0=-1.0),
     )
 
 
@@ -54,8 +71,14 @@ def test_float32_in_float32_out():
         (lambda: rbf_kernel(X, sigma=0.0), "sigma must be a positive"),
         (lambda: rbf_kernel(X, gamma=-1.0), "gamma must be a positive"),
         (lambda: rbf_gamma(sigma=np.nan), "sigma must be a positive"),
-        (lambda: polynomial_kernel(X, degree=0), "degree must be an integer >= 1"),
-        (lambda: polynomial_kernel(X, degree=2.5), "degree must be an integer >= 1"),
+        (
+            lambda: polynomial_kernel(X, degree=0),
+            "degree must be an integer >= 1",
+        ),
+        (
+            lambda: polynomial_kernel(X, degree=2.5),
+            "degree must be an integer >= 1",
+        ),
         (lambda: sigmoid_kernel(X, gamma=0), "gamma must be a positive"),
         (lambda: linear_kernel(X, Z[:, :3]), "same number of features"),
         (lambda: linear_kernel(X[0]), "2-D"),

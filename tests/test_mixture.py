@@ -22,15 +22,26 @@ from svmlib.mixture import (
 # The four Gaussians of the book's GMM chapter (after the source blog).
 WEIGHTS = np.array([0.2, 0.6, 0.1, 0.1])
 MEANS = np.array([[0.0, 0.0], [2.0, 8.0], [10.0, 10.0], [9.0, 1.0]])
-COVARIANCES = np.array([[[1, 0.5], [0.5, 1]], [[2, -0.6], [-0.6, 1]], [[1, 0], [0, 1]], [[1, 0.3], [0.3, 0.5]]])
+COVARIANCES = np.array(
+    [
+        [[1, 0.5], [0.5, 1]],
+        [[2, -0.6], [-0.6, 1]],
+        [[1, 0], [0, 1]],
+        [[1, 0.3], [0.3, 0.5]],
+    ]
+)
 
 
-def sample_gmm(n, weights=WEIGHTS, means=MEANS, covariances=COVARIANCES, seed=0):
+def sample_gmm(
+    n, weights=WEIGHTS, means=MEANS, covariances=COVARIANCES, seed=0
+):
     rng = np.random.default_rng(seed)
     z = rng.choice(len(weights), size=n, p=weights)
     X = np.empty((n, means.shape[1]))
     for k in range(len(weights)):
-        X[z == k] = rng.multivariate_normal(means[k], covariances[k], size=np.sum(z == k))
+        X[z == k] = rng.multivariate_normal(
+            means[k], covariances[k], size=np.sum(z == k)
+        )
     return X, z
 
 
@@ -38,7 +49,9 @@ def sample_coins(n, d, prior, thetas, seed=0):
     """n rows of d tosses; row i uses coin 0 with probability prior, else coin 1."""
     rng = np.random.default_rng(seed)
     coin = np.where(rng.random(n) < prior, 0, 1)
-    return (rng.random((n, d)) < np.asarray(thetas)[coin][:, None]).astype(np.int64), coin
+    return (rng.random((n, d)) < np.asarray(thetas)[coin][:, None]).astype(
+        np.int64
+    ), coin
 
 
 X_GMM, Z_GMM = sample_gmm(3000)
@@ -47,7 +60,9 @@ X_COINS, _ = sample_coins(1000, 10, 0.7, (0.2, 0.7))
 
 def match_components(estimated_means, true_means):
     """Order of the estimated components that best matches the true ones."""
-    distance = np.linalg.norm(estimated_means[None, :, :] - true_means[:, None, :], axis=2)
+    distance = np.linalg.norm(
+        estimated_means[None, :, :] - true_means[:, None, :], axis=2
+    )
     return np.argmin(distance, axis=1)
 
 
@@ -56,12 +71,25 @@ def match_components(estimated_means, true_means):
 
 def test_one_coin_is_the_closed_form_frequency():
     # the source blog's ten observations of five tosses: 28 heads in 50
-    rows = ["01011", "01111", "11011", "00011", "01010", "01110", "01110", "11011", "00100", "01001"]
+    rows = [
+        "01011",
+        "01111",
+        "11011",
+        "00011",
+        "01010",
+        "01110",
+        "01110",
+        "11011",
+        "00100",
+        "01001",
+    ]
     X = np.array([[int(c) for c in row] for row in rows])
     model = BernoulliMixtureEM(n_components=1, random_state=0).fit(X)
     assert model.thetas_[0] == pytest.approx(28 / 50, abs=1e-12)
     assert model.weights_[0] == pytest.approx(1.0)
-    assert model.lower_bound_ * len(X) == pytest.approx(28 * np.log(0.56) + 22 * np.log(0.44))
+    assert model.lower_bound_ * len(X) == pytest.approx(
+        28 * np.log(0.56) + 22 * np.log(0.44)
+    )
 
 
 def test_coins_recover_known_parameters():
@@ -78,17 +106,33 @@ def test_coin_e_step_is_bayes_rule():
     heads = np.array([0, 3, 7, 10])
     weights, thetas = np.array([0.7, 0.3]), np.array([0.2, 0.7])
     log_resp, log_likelihood = bernoulli_e_step(heads, 10, weights, thetas)
-    joint = weights * thetas ** heads[:, None] * (1 - thetas) ** (10 - heads[:, None])
-    np.testing.assert_allclose(np.exp(log_likelihood), joint.sum(axis=1), rtol=1e-12)
-    np.testing.assert_allclose(np.exp(log_resp), joint / joint.sum(axis=1, keepdims=True), rtol=1e-12)
+    joint = (
+        weights
+        * thetas ** heads[:, None]
+        * (1 - thetas) ** (10 - heads[:, None])
+    )
+    np.testing.assert_allclose(
+        np.exp(log_likelihood), joint.sum(axis=1), rtol=1e-12
+    )
+    np.testing.assert_allclose(
+        np.exp(log_resp), joint / joint.sum(axis=1, keepdims=True), rtol=1e-12
+    )
     # with the binomial coefficient added, the sequence likelihood is the binomial mixture
     mixture = (weights * binom.pmf(heads[:, None], 10, thetas)).sum(axis=1)
-    np.testing.assert_allclose(np.exp(log_likelihood) * binom.pmf(heads, 10, 0.5) * 2**10, mixture, rtol=1e-12)
+    np.testing.assert_allclose(
+        np.exp(log_likelihood) * binom.pmf(heads, 10, 0.5) * 2**10,
+        mixture,
+        rtol=1e-12,
+    )
 
 
 def test_coin_m_step_maximises_the_expected_complete_log_likelihood():
     heads = X_COINS.sum(axis=1)
-    resp = np.exp(bernoulli_e_step(heads, 10, np.array([0.5, 0.5]), np.array([0.4, 0.6]))[0])
+    resp = np.exp(
+        bernoulli_e_step(
+            heads, 10, np.array([0.5, 0.5]), np.array([0.4, 0.6])
+        )[0]
+    )
     weights, thetas = bernoulli_m_step(heads, 10, resp)
 
     def negative_q(params):
@@ -99,7 +143,13 @@ def test_coin_m_step_maximises_the_expected_complete_log_likelihood():
         )  # fmt: skip
         return -np.sum(resp * log_joint)
 
-    numeric = minimize(negative_q, [0.5, 0.5, 0.5], bounds=[(1e-6, 1 - 1e-6)] * 3, method="L-BFGS-B", tol=1e-12)
+    numeric = minimize(
+        negative_q,
+        [0.5, 0.5, 0.5],
+        bounds=[(1e-6, 1 - 1e-6)] * 3,
+        method="L-BFGS-B",
+        tol=1e-12,
+    )
     np.testing.assert_allclose([weights[0], *thetas], numeric.x, atol=1e-5)
     assert negative_q([weights[0], *thetas]) <= numeric.fun + 1e-9
 
@@ -107,7 +157,9 @@ def test_coin_m_step_maximises_the_expected_complete_log_likelihood():
 @pytest.mark.parametrize("update_prior", [True, False])
 @pytest.mark.parametrize("seed", range(5))
 def test_coin_log_likelihood_never_decreases(update_prior, seed):
-    model = BernoulliMixtureEM(update_prior=update_prior, random_state=seed).fit(X_COINS)
+    model = BernoulliMixtureEM(
+        update_prior=update_prior, random_state=seed
+    ).fit(X_COINS)
     history = np.array(model.log_likelihood_history_)
     assert len(history) == model.n_iter_ + 1 == len(model.parameter_history_)
     assert np.all(np.diff(history) >= -1e-12)
@@ -117,8 +169,13 @@ def test_coin_log_likelihood_never_decreases(update_prior, seed):
 
 def test_fixed_prior_is_kept_and_differs_from_updated_prior():
     fixed = BernoulliMixtureEM(update_prior=False, random_state=0).fit(X_COINS)
-    assert all(np.array_equal(p["weights"], [0.5, 0.5]) for p in fixed.parameter_history_)
-    updated = BernoulliMixtureEM(update_prior=True, random_state=0).fit(X_COINS)
+    assert all(
+        np.array_equal(p["weights"], [0.5, 0.5])
+        for p in fixed.parameter_history_
+    )
+    updated = BernoulliMixtureEM(update_prior=True, random_state=0).fit(
+        X_COINS
+    )
     # the prior is a free parameter only in the second model: its maximum is higher
     assert updated.lower_bound_ > fixed.lower_bound_
     # a wrong fixed prior (0.5 instead of 0.7) biases both thetas downwards
@@ -132,12 +189,16 @@ def test_label_switching_gives_the_same_likelihood():
     np.testing.assert_allclose(a.thetas_, b.thetas_[::-1], atol=1e-6)
     np.testing.assert_allclose(a.weights_, b.weights_[::-1], atol=1e-6)
     assert a.lower_bound_ == pytest.approx(b.lower_bound_, abs=1e-10)
-    np.testing.assert_allclose(a.predict_proba(X_COINS), b.predict_proba(X_COINS)[:, ::-1], atol=1e-5)
+    np.testing.assert_allclose(
+        a.predict_proba(X_COINS), b.predict_proba(X_COINS)[:, ::-1], atol=1e-5
+    )
 
 
 def test_equal_initial_thetas_stay_equal_and_restarts_escape():
     stuck = BernoulliMixtureEM(thetas_init=[0.5, 0.5]).fit(X_COINS)
-    np.testing.assert_allclose(stuck.thetas_, X_COINS.mean(), atol=1e-12)  # a saddle, not a maximum
+    np.testing.assert_allclose(
+        stuck.thetas_, X_COINS.mean(), atol=1e-12
+    )  # a saddle, not a maximum
     best = BernoulliMixtureEM(n_init=5, random_state=0).fit(X_COINS)
     assert best.lower_bound_ > stuck.lower_bound_ + 0.01
 
@@ -165,7 +226,9 @@ def test_coin_all_tails_coin_is_exact():
     model = BernoulliMixtureEM(thetas_init=[0.1, 0.9]).fit(X)
     np.testing.assert_allclose(model.thetas_, [0.0, 1.0], atol=1e-12)
     np.testing.assert_allclose(model.weights_, [0.75, 0.25], atol=1e-12)
-    assert model.lower_bound_ == pytest.approx(0.75 * np.log(0.75) + 0.25 * np.log(0.25))
+    assert model.lower_bound_ == pytest.approx(
+        0.75 * np.log(0.75) + 0.25 * np.log(0.25)
+    )
 
 
 def test_coin_max_iter_warns():
@@ -181,16 +244,33 @@ def test_log_densities_match_scipy():
     X = X_GMM[:50]
     log_density = gaussian_log_densities(X, MEANS, COVARIANCES)
     for k in range(4):
-        np.testing.assert_allclose(log_density[:, k], multivariate_normal(MEANS[k], COVARIANCES[k]).logpdf(X))
+        np.testing.assert_allclose(
+            log_density[:, k],
+            multivariate_normal(MEANS[k], COVARIANCES[k]).logpdf(X),
+        )
 
 
 def test_e_step_is_bayes_rule_and_survives_underflow():
-    X = np.vstack([X_GMM[:20], [[500.0, -500.0]]])  # the last point underflows every density
+    X = np.vstack(
+        [X_GMM[:20], [[500.0, -500.0]]]
+    )  # the last point underflows every density
     log_resp, log_likelihood = gaussian_e_step(X, WEIGHTS, MEANS, COVARIANCES)
-    assert np.all(np.isfinite(log_resp)) and np.all(np.isfinite(log_likelihood))
+    assert np.all(np.isfinite(log_resp)) and np.all(
+        np.isfinite(log_likelihood)
+    )
     np.testing.assert_allclose(np.exp(log_resp).sum(axis=1), 1.0)
-    joint = np.column_stack([WEIGHTS[k] * multivariate_normal(MEANS[k], COVARIANCES[k]).pdf(X[:20]) for k in range(4)])
-    np.testing.assert_allclose(np.exp(log_resp[:20]), joint / joint.sum(axis=1, keepdims=True), atol=1e-12)
+    joint = np.column_stack(
+        [
+            WEIGHTS[k]
+            * multivariate_normal(MEANS[k], COVARIANCES[k]).pdf(X[:20])
+            for k in range(4)
+        ]
+    )
+    np.testing.assert_allclose(
+        np.exp(log_resp[:20]),
+        joint / joint.sum(axis=1, keepdims=True),
+        atol=1e-12,
+    )
     np.testing.assert_allclose(log_likelihood[:20], np.log(joint.sum(axis=1)))
 
 
@@ -200,17 +280,27 @@ def test_m_step_matches_weighted_statistics():
     weights, means, covariances = gaussian_m_step(X_GMM, resp, reg_covar=0.0)
     np.testing.assert_allclose(weights, resp.mean(axis=0))
     for k in range(4):
-        np.testing.assert_allclose(means[k], np.average(X_GMM, axis=0, weights=resp[:, k]))
-        np.testing.assert_allclose(covariances[k], np.cov(X_GMM.T, aweights=resp[:, k], bias=True), atol=1e-12)
+        np.testing.assert_allclose(
+            means[k], np.average(X_GMM, axis=0, weights=resp[:, k])
+        )
+        np.testing.assert_allclose(
+            covariances[k],
+            np.cov(X_GMM.T, aweights=resp[:, k], bias=True),
+            atol=1e-12,
+        )
 
 
 def test_gmm_recovers_known_parameters():
-    model = GaussianMixtureEM(n_components=4, tol=1e-6, random_state=0).fit(X_GMM)
+    model = GaussianMixtureEM(n_components=4, tol=1e-6, random_state=0).fit(
+        X_GMM
+    )
     order = match_components(model.means_, MEANS)
     assert sorted(order) == [0, 1, 2, 3]
     np.testing.assert_allclose(model.weights_[order], WEIGHTS, atol=0.02)
     np.testing.assert_allclose(model.means_[order], MEANS, atol=0.12)
-    np.testing.assert_allclose(model.covariances_[order], COVARIANCES, atol=0.2)
+    np.testing.assert_allclose(
+        model.covariances_[order], COVARIANCES, atol=0.2
+    )
     # the clusters are the true groups (order[k]: the estimated component of true component k)
     assert np.mean(model.predict(X_GMM) == order[Z_GMM]) > 0.99
 
@@ -218,37 +308,67 @@ def test_gmm_recovers_known_parameters():
 @pytest.mark.parametrize("init_params", ["kmeans", "random"])
 @pytest.mark.parametrize("seed", range(3))
 def test_gmm_log_likelihood_never_decreases(init_params, seed):
-    model = GaussianMixtureEM(4, init_params=init_params, tol=1e-6, max_iter=1000, random_state=seed).fit(X_GMM)
+    model = GaussianMixtureEM(
+        4, init_params=init_params, tol=1e-6, max_iter=1000, random_state=seed
+    ).fit(X_GMM)
     history = np.array(model.log_likelihood_history_)
     assert len(history) == model.n_iter_ + 1
     assert np.all(np.diff(history) >= -1e-12)
-    assert history[-1] == pytest.approx(model.lower_bound_) == pytest.approx(model.score(X_GMM))
+    assert (
+        history[-1]
+        == pytest.approx(model.lower_bound_)
+        == pytest.approx(model.score(X_GMM))
+    )
 
 
 def test_gmm_agrees_with_sklearn_from_the_same_initial_parameters():
     weights = np.full(4, 0.25)
-    means = X_GMM[[np.flatnonzero(Z_GMM == k)[0] for k in range(4)]]  # one point of each group
+    means = X_GMM[
+        [np.flatnonzero(Z_GMM == k)[0] for k in range(4)]
+    ]  # one point of each group
     covariances = np.repeat(np.eye(2)[None], 4, axis=0)
     ours = GaussianMixtureEM(
-        4, tol=1e-10, max_iter=2000, weights_init=weights, means_init=means, covariances_init=covariances
+        4,
+        tol=1e-10,
+        max_iter=2000,
+        weights_init=weights,
+        means_init=means,
+        covariances_init=covariances,
     ).fit(X_GMM)
     reference = GaussianMixture(
-        4, tol=1e-10, max_iter=2000, weights_init=weights, means_init=means, precisions_init=np.linalg.inv(covariances)
+        4,
+        tol=1e-10,
+        max_iter=2000,
+        weights_init=weights,
+        means_init=means,
+        precisions_init=np.linalg.inv(covariances),
     ).fit(X_GMM)
     assert ours.score(X_GMM) == pytest.approx(reference.score(X_GMM), rel=1e-6)
     assert ours.lower_bound_ == pytest.approx(reference.lower_bound_, rel=1e-6)
     np.testing.assert_allclose(ours.weights_, reference.weights_, atol=1e-5)
     np.testing.assert_allclose(ours.means_, reference.means_, atol=1e-4)
-    np.testing.assert_allclose(ours.covariances_, reference.covariances_, atol=1e-4)
-    np.testing.assert_array_equal(ours.predict(X_GMM), reference.predict(X_GMM))
-    np.testing.assert_allclose(ours.predict_proba(X_GMM), reference.predict_proba(X_GMM), atol=1e-5)
-    np.testing.assert_allclose(ours.score_samples(X_GMM), reference.score_samples(X_GMM), rtol=1e-6)
+    np.testing.assert_allclose(
+        ours.covariances_, reference.covariances_, atol=1e-4
+    )
+    np.testing.assert_array_equal(
+        ours.predict(X_GMM), reference.predict(X_GMM)
+    )
+    np.testing.assert_allclose(
+        ours.predict_proba(X_GMM), reference.predict_proba(X_GMM), atol=1e-5
+    )
+    np.testing.assert_allclose(
+        ours.score_samples(X_GMM), reference.score_samples(X_GMM), rtol=1e-6
+    )
 
 
 def test_gmm_kmeans_initialisation_follows_sklearn():
     # same recipe (one KMeans run seeded with random_state): same iterations
-    ours = GaussianMixtureEM(3, tol=1e-8, max_iter=500, random_state=7).fit(X_GMM)
-    reference = GaussianMixture(3, tol=1e-8, max_iter=500, random_state=7).fit(X_GMM)
+    ours = GaussianMixtureEM(3, tol=1e-8, max_iter=500, random_state=7).fit(
+        X_GMM
+    )
+    reference = GaussianMixture(3, tol=1e-8, max_iter=500, random_state=7).fit(
+        X_GMM
+    )
     order = match_components(ours.means_, reference.means_)
     np.testing.assert_allclose(ours.means_[order], reference.means_, atol=1e-4)
     assert ours.score(X_GMM) == pytest.approx(reference.score(X_GMM), rel=1e-6)
@@ -258,20 +378,35 @@ def test_gmm_n_init_keeps_the_best_run():
     # fits sharing one RandomState draw the same initialisations as the n_init loop
     stream = np.random.RandomState(0)
     single = [
-        GaussianMixtureEM(4, init_params="random", max_iter=500, random_state=stream).fit(X_GMM) for _ in range(4)
+        GaussianMixtureEM(
+            4, init_params="random", max_iter=500, random_state=stream
+        ).fit(X_GMM)
+        for _ in range(4)
     ]
-    best = GaussianMixtureEM(4, init_params="random", max_iter=500, n_init=4, random_state=0).fit(X_GMM)
-    assert best.lower_bound_ == pytest.approx(max(m.lower_bound_ for m in single), abs=1e-12)
+    best = GaussianMixtureEM(
+        4, init_params="random", max_iter=500, n_init=4, random_state=0
+    ).fit(X_GMM)
+    assert best.lower_bound_ == pytest.approx(
+        max(m.lower_bound_ for m in single), abs=1e-12
+    )
 
 
 def test_gmm_predict_proba_predict_score_consistent():
     model = GaussianMixtureEM(4, random_state=0).fit(X_GMM)
     proba = model.predict_proba(X_GMM[:100])
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
-    np.testing.assert_array_equal(model.predict(X_GMM[:100]), np.argmax(proba, axis=1))
-    log_joint = np.log(model.weights_) + gaussian_log_densities(X_GMM[:100], model.means_, model.covariances_)
-    np.testing.assert_allclose(model.score_samples(X_GMM[:100]), logsumexp(log_joint, axis=1))
-    assert model.score(X_GMM[:100]) == pytest.approx(np.mean(model.score_samples(X_GMM[:100])))
+    np.testing.assert_array_equal(
+        model.predict(X_GMM[:100]), np.argmax(proba, axis=1)
+    )
+    log_joint = np.log(model.weights_) + gaussian_log_densities(
+        X_GMM[:100], model.means_, model.covariances_
+    )
+    np.testing.assert_allclose(
+        model.score_samples(X_GMM[:100]), logsumexp(log_joint, axis=1)
+    )
+    assert model.score(X_GMM[:100]) == pytest.approx(
+        np.mean(model.score_samples(X_GMM[:100]))
+    )
 
 
 # --- degenerate and bad input ---------------------------------------------------
@@ -280,9 +415,15 @@ def test_gmm_predict_proba_predict_score_consistent():
 def test_duplicate_points_are_regularised():
     X = np.tile([[1.0, 2.0]], (10, 1))
     model = GaussianMixtureEM(2, init_params="random", random_state=0).fit(X)
-    assert np.all(np.isfinite(model.covariances_)) and np.isfinite(model.lower_bound_)
+    assert np.all(np.isfinite(model.covariances_)) and np.isfinite(
+        model.lower_bound_
+    )
     np.testing.assert_allclose(model.means_, [[1.0, 2.0], [1.0, 2.0]])
-    np.testing.assert_allclose(model.covariances_, 1e-6 * np.eye(2)[None].repeat(2, axis=0), atol=1e-12)
+    np.testing.assert_allclose(
+        model.covariances_,
+        1e-6 * np.eye(2)[None].repeat(2, axis=0),
+        atol=1e-12,
+    )
     # k-means finds one distinct cluster and says so; EM still returns a usable model
     with pytest.warns(ConvergenceWarning, match="distinct clusters"):
         model = GaussianMixtureEM(2, random_state=0).fit(X)
@@ -292,10 +433,15 @@ def test_duplicate_points_are_regularised():
 def test_component_collapsing_onto_one_point():
     rng = np.random.default_rng(0)
     X = np.vstack([rng.normal(size=(50, 2)), [[100.0, 100.0]]])
-    start = dict(means_init=[[0.0, 0.0], [100.0, 100.0]], covariances_init=[np.eye(2), np.eye(2)])
+    start = dict(
+        means_init=[[0.0, 0.0], [100.0, 100.0]],
+        covariances_init=[np.eye(2), np.eye(2)],
+    )
     model = GaussianMixtureEM(2, reg_covar=1e-6, **start).fit(X)
     np.testing.assert_allclose(model.means_[1], [100.0, 100.0])
-    np.testing.assert_allclose(model.covariances_[1], 1e-6 * np.eye(2), atol=1e-12)  # the floor, not 0
+    np.testing.assert_allclose(
+        model.covariances_[1], 1e-6 * np.eye(2), atol=1e-12
+    )  # the floor, not 0
     assert model.weights_[1] == pytest.approx(1 / 51)
     assert np.isfinite(model.lower_bound_)
     # without the floor the covariance is exactly singular: a clear error, not NaN
@@ -333,7 +479,10 @@ def test_nan_and_infinity_are_rejected(bad):
         (dict(weights_init=[0.5, 0.6]), "weights_init"),
         (dict(means_init=np.zeros((3, 2))), "means_init"),
         (dict(covariances_init=np.zeros((2, 2, 2))), "positive definite"),
-        (dict(covariances_init=np.array([[[1, 0.5], [0, 1]]] * 2)), "symmetric"),
+        (
+            dict(covariances_init=np.array([[[1, 0.5], [0, 1]]] * 2)),
+            "symmetric",
+        ),
     ],
 )
 def test_bad_parameters_raise_value_error(params, message):
@@ -352,7 +501,9 @@ def test_not_fitted_and_wrong_width():
 
 def test_gmm_max_iter_warns():
     with pytest.warns(ConvergenceWarning, match="max_iter=1"):
-        model = GaussianMixtureEM(4, tol=1e-10, max_iter=1, random_state=0).fit(X_GMM)
+        model = GaussianMixtureEM(
+            4, tol=1e-10, max_iter=1, random_state=0
+        ).fit(X_GMM)
     assert model.n_iter_ == 1 and not model.converged_
 
 
@@ -365,7 +516,9 @@ def test_get_params_and_clone():
     np.testing.assert_allclose(copy.fit(X_GMM).means_, model.fit(X_GMM).means_)
 
 
-@pytest.mark.filterwarnings("ignore::sklearn.exceptions.SkipTestWarning")  # the array-API check is skipped
+@pytest.mark.filterwarnings(
+    "ignore::sklearn.exceptions.SkipTestWarning"
+)  # the array-API check is skipped
 def test_passes_sklearn_estimator_checks():
     from sklearn.utils.estimator_checks import check_estimator
 

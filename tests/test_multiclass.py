@@ -25,7 +25,12 @@ from svmlib.solvers import smo
 digits = load_digits()
 X_digits = digits.data / 16.0
 X_train, X_test, y_train, y_test = train_test_split(
-    X_digits, digits.target, train_size=600, test_size=600, stratify=digits.target, random_state=0
+    X_digits,
+    digits.target,
+    train_size=600,
+    test_size=600,
+    stratify=digits.target,
+    random_state=0,
 )
 X_iris, y_iris = load_iris(return_X_y=True)
 SPECIES = np.array(["setosa", "versicolor", "virginica"])[y_iris]
@@ -56,52 +61,97 @@ def test_attributes_follow_sklearn_layout(shape):
     np.testing.assert_array_equal(ours.classes_, reference.classes_)
     np.testing.assert_array_equal(ours.support_, reference.support_)
     np.testing.assert_array_equal(ours.n_support_, reference.n_support_)
-    np.testing.assert_allclose(ours.support_vectors_, reference.support_vectors_)
-    assert ours.dual_coef_.shape == reference.dual_coef_.shape == (2, ours.support_.size)
-    np.testing.assert_allclose(ours.dual_coef_, reference.dual_coef_, atol=1e-4)
+    np.testing.assert_allclose(
+        ours.support_vectors_, reference.support_vectors_
+    )
+    assert (
+        ours.dual_coef_.shape
+        == reference.dual_coef_.shape
+        == (2, ours.support_.size)
+    )
+    np.testing.assert_allclose(
+        ours.dual_coef_, reference.dual_coef_, atol=1e-4
+    )
     assert ours.intercept_.shape == reference.intercept_.shape == (3,)
-    np.testing.assert_allclose(ours.intercept_, reference.intercept_, atol=1e-4)
+    np.testing.assert_allclose(
+        ours.intercept_, reference.intercept_, atol=1e-4
+    )
     assert ours.decision_function(X_iris).shape == (150, 3)
-    np.testing.assert_allclose(ours.decision_function(X_iris), reference.decision_function(X_iris), atol=1e-4)
-    np.testing.assert_array_equal(ours.predict(X_iris), reference.predict(X_iris))
-    assert ours.converged_ and ours.n_iter_.shape == (3,) and ours.dual_objective_.shape == (3,)
+    np.testing.assert_allclose(
+        ours.decision_function(X_iris),
+        reference.decision_function(X_iris),
+        atol=1e-4,
+    )
+    np.testing.assert_array_equal(
+        ours.predict(X_iris), reference.predict(X_iris)
+    )
+    assert (
+        ours.converged_
+        and ours.n_iter_.shape == (3,)
+        and ours.dual_objective_.shape == (3,)
+    )
 
 
 def test_each_pairwise_machine_is_the_binary_svm_of_its_two_classes():
     X, y = make_blobs(160, centers=4, cluster_std=1.5, random_state=1)
-    model = SVC(C=2.0, gamma=0.3, tol=1e-8, decision_function_shape="ovo").fit(X, y)
+    model = SVC(C=2.0, gamma=0.3, tol=1e-8, decision_function_shape="ovo").fit(
+        X, y
+    )
     assert model.alpha_.shape == (6, 160)
     decision = model.decision_function(X)
     for p, (i, j) in enumerate(class_pairs(4)):
         members = (y == i) | (y == j)
         y_pm = np.where(y[members] == i, 1.0, -1.0)
         alone = smo(rbf_kernel(X[members], gamma=0.3), y_pm, 2.0, tol=1e-8)
-        np.testing.assert_allclose(model.alpha_[p, members], alone.alpha, atol=1e-8)
+        np.testing.assert_allclose(
+            model.alpha_[p, members], alone.alpha, atol=1e-8
+        )
         np.testing.assert_array_equal(model.alpha_[p, ~members], 0.0)
-        assert abs(model.alpha_[p] @ np.where(y == i, 1.0, -1.0)) < 1e-8  # sum alpha y = 0 (others have alpha 0)
-        f = rbf_kernel(X, X[members], gamma=0.3) @ (alone.alpha * y_pm) + alone.b
+        assert (
+            abs(model.alpha_[p] @ np.where(y == i, 1.0, -1.0)) < 1e-8
+        )  # sum alpha y = 0 (others have alpha 0)
+        f = (
+            rbf_kernel(X, X[members], gamma=0.3) @ (alone.alpha * y_pm)
+            + alone.b
+        )
         np.testing.assert_allclose(decision[:, p], f, atol=1e-8)
 
 
 def test_class_pairs_order_is_libsvm():
-    assert class_pairs(4).tolist() == [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+    assert class_pairs(4).tolist() == [
+        [0, 1],
+        [0, 2],
+        [0, 3],
+        [1, 2],
+        [1, 3],
+        [2, 3],
+    ]
     assert class_pairs(2).tolist() == [[0, 1]]
 
 
 def test_votes_and_ovr_scores_match_sklearn_formula():
-    decision = np.random.default_rng(0).normal(size=(50, 10))  # 5 classes, 10 pairs
+    decision = np.random.default_rng(0).normal(
+        size=(50, 10)
+    )  # 5 classes, 10 pairs
     votes = ovo_votes(decision, 5)
     np.testing.assert_array_equal(votes.sum(axis=1), 10)
     # sklearn's helper takes (predictions: 1 means the second class, confidences of the second class)
-    np.testing.assert_allclose(ovr_from_ovo(decision, 5), _ovr_decision_function(decision < 0, -decision, 5))
+    np.testing.assert_allclose(
+        ovr_from_ovo(decision, 5),
+        _ovr_decision_function(decision < 0, -decision, 5),
+    )
     scores = ovr_from_ovo(decision, 5)
     np.testing.assert_array_equal(np.floor(scores + 1 / 3), votes)
 
 
 def test_predict_is_the_vote_and_ties_go_to_the_first_class():
-    model = SVC(C=1.0, gamma=0.05, decision_function_shape="ovo").fit(X_train, y_train)
+    model = SVC(C=1.0, gamma=0.05, decision_function_shape="ovo").fit(
+        X_train, y_train
+    )
     votes = ovo_votes(model.decision_function(X_test), 10)
-    np.testing.assert_array_equal(model.predict(X_test), np.argmax(votes, axis=1))
+    np.testing.assert_array_equal(
+        model.predict(X_test), np.argmax(votes, axis=1)
+    )
     # a three-way tie (each class wins one duel) goes to class 0
     assert np.argmax(ovo_votes(np.array([[1.0, -1.0, 1.0]]), 3)) == 0
 
@@ -112,16 +162,29 @@ def test_cached_and_dense_paths_agree():
     cached = SVC(C=1.0, gamma=0.5, tol=1e-9, cache_size=1e-3).fit(X, y)
     np.testing.assert_array_equal(cached.support_, dense.support_)
     np.testing.assert_allclose(cached.dual_coef_, dense.dual_coef_, atol=1e-7)
-    np.testing.assert_allclose(cached.decision_function(X), dense.decision_function(X), atol=1e-7)
+    np.testing.assert_allclose(
+        cached.decision_function(X), dense.decision_function(X), atol=1e-7
+    )
 
 
 def test_fit_one_vs_one_directly_and_float32():
     X32 = X_train[:200].astype(np.float32)
     y = y_train[:200]
-    fit = fit_one_vs_one(X32, y, 10, lambda A, B: rbf_kernel(A, B, gamma=0.05), lambda g, t: smo(g, t, 10.0))
-    assert fit.dual_coef.shape == (9, fit.support.size) and fit.intercept.shape == (45,)
+    fit = fit_one_vs_one(
+        X32,
+        y,
+        10,
+        lambda A, B: rbf_kernel(A, B, gamma=0.05),
+        lambda g, t: smo(g, t, 10.0),
+    )
+    assert fit.dual_coef.shape == (
+        9,
+        fit.support.size,
+    ) and fit.intercept.shape == (45,)
     assert fit.n_support.sum() == fit.support.size and np.all(fit.converged)
-    np.testing.assert_array_equal(np.diff(y[fit.support]) >= 0, True)  # grouped by class
+    np.testing.assert_array_equal(
+        np.diff(y[fit.support]) >= 0, True
+    )  # grouped by class
     K = rbf_kernel(X32, X32[fit.support], gamma=0.05)
     decision = ovo_decision(K, fit.dual_coef, fit.intercept, fit.n_support)
     assert np.mean(np.argmax(ovo_votes(decision, 10), axis=1) == y) > 0.97
@@ -131,10 +194,15 @@ def test_fit_one_vs_one_directly_and_float32():
 
 def test_kernel_object_string_labels_pickle_and_grid_search():
     model = SVC(kernel=RBF(sigma=1.0), C=10.0).fit(X_iris, SPECIES)
-    assert set(model.predict(X_iris)) <= set(SPECIES) and model.score(X_iris, SPECIES) > 0.95
+    assert (
+        set(model.predict(X_iris)) <= set(SPECIES)
+        and model.score(X_iris, SPECIES) > 0.95
+    )
     clone = pickle.loads(pickle.dumps(model))
     np.testing.assert_array_equal(clone.predict(X_iris), model.predict(X_iris))
-    search = GridSearchCV(SVC(), {"C": [1.0, 10.0], "sigma": [0.5, 2.0]}, cv=3).fit(X_iris, SPECIES)
+    search = GridSearchCV(
+        SVC(), {"C": [1.0, 10.0], "sigma": [0.5, 2.0]}, cv=3
+    ).fit(X_iris, SPECIES)
     assert search.best_score_ > 0.9
 
 
@@ -142,15 +210,28 @@ def test_binary_case_is_unchanged_by_decision_function_shape():
     X, y = X_iris[y_iris > 0], y_iris[y_iris > 0]
     ovr = SVC(C=1.0, decision_function_shape="ovr").fit(X, y)
     ovo = SVC(C=1.0, decision_function_shape="ovo").fit(X, y)
-    assert ovr.decision_function(X).shape == (100,) and ovr.dual_coef_.shape[0] == 1
-    np.testing.assert_array_equal(ovr.decision_function(X), ovo.decision_function(X))
+    assert (
+        ovr.decision_function(X).shape == (100,)
+        and ovr.dual_coef_.shape[0] == 1
+    )
+    np.testing.assert_array_equal(
+        ovr.decision_function(X), ovo.decision_function(X)
+    )
 
 
 def test_one_vs_rest_agrees_with_sklearn_one_vs_rest():
     ours = OneVsRest(SVC(C=10.0, gamma=0.05)).fit(X_train, y_train)
-    reference = OneVsRestClassifier(SklearnSVC(C=10.0, gamma=0.05)).fit(X_train, y_train)
-    assert len(ours.estimators_) == 10 and ours.decision_function(X_test).shape == (600, 10)
-    np.testing.assert_allclose(ours.decision_function(X_test), reference.decision_function(X_test), atol=5e-3)
+    reference = OneVsRestClassifier(SklearnSVC(C=10.0, gamma=0.05)).fit(
+        X_train, y_train
+    )
+    assert len(ours.estimators_) == 10 and ours.decision_function(
+        X_test
+    ).shape == (600, 10)
+    np.testing.assert_allclose(
+        ours.decision_function(X_test),
+        reference.decision_function(X_test),
+        atol=5e-3,
+    )
     assert np.mean(ours.predict(X_test) == reference.predict(X_test)) >= 0.99
     # every machine was trained on all the points
     assert all(e.alpha_.shape == (600,) for e in ours.estimators_)

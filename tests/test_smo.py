@@ -7,16 +7,26 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC as SklearnSVC
 
-from svmlib.duality import dual_objective, error_cache, index_sets, max_violation
+from svmlib.duality import (
+    dual_objective,
+    error_cache,
+    index_sets,
+    max_violation,
+)
 from svmlib.gram import CachedGram, DenseGram
 from svmlib.kernels import linear_kernel, polynomial_kernel, rbf_kernel
 from svmlib.solvers import smo, two_variable_step
 
 KERNELS = {
     "linear": (linear_kernel, {"kernel": "linear"}),
-    "rbf": (lambda X, Z=None: rbf_kernel(X, Z, gamma=0.5), {"kernel": "rbf", "gamma": 0.5}),
+    "rbf": (
+        lambda X, Z=None: rbf_kernel(X, Z, gamma=0.5),
+        {"kernel": "rbf", "gamma": 0.5},
+    ),
     "poly": (
-        lambda X, Z=None: polynomial_kernel(X, Z, degree=2, gamma=0.5, coef0=1.0),
+        lambda X, Z=None: polynomial_kernel(
+            X, Z, degree=2, gamma=0.5, coef0=1.0
+        ),
         {"kernel": "poly", "degree": 2, "gamma": 0.5, "coef0": 1.0},
     ),
 }
@@ -43,10 +53,14 @@ def test_smo_matches_sklearn(problem, kernel, C, selection):
     assert result.converged
     W_ref = dual_objective(alpha_ref, K, y)
     assert result.dual_objective == pytest.approx(W_ref, rel=1e-4)
-    assert result.dual_objective == pytest.approx(dual_objective(result.alpha, K, y), rel=1e-10)
+    assert result.dual_objective == pytest.approx(
+        dual_objective(result.alpha, K, y), rel=1e-10
+    )
     f = K @ (result.alpha * y) + result.b
     np.testing.assert_allclose(f, reference.decision_function(X), atol=1e-3)
-    np.testing.assert_array_equal(np.flatnonzero(result.alpha), np.sort(reference.support_))
+    np.testing.assert_array_equal(
+        np.flatnonzero(result.alpha), np.sort(reference.support_)
+    )
 
 
 def assert_kkt(alpha, b, y, K, C, tol):
@@ -69,7 +83,10 @@ def test_kkt_conditions_at_solution(problem, C, selection):
     result = smo(K, y, C, tol=tol, selection=selection, random_state=1)
     assert result.converged
     assert result.kkt_violation <= tol
-    assert max_violation(result.alpha, y, C, error_cache(result.alpha, K, y)) <= tol
+    assert (
+        max_violation(result.alpha, y, C, error_cache(result.alpha, K, y))
+        <= tol
+    )
     assert_kkt(result.alpha, result.b, y, K, C, tol)
 
 
@@ -99,10 +116,15 @@ def test_hard_margin_with_contradicting_duplicates_raises():
 
 
 def test_history_is_monotone_and_ends_below_tol():
-    X, y = np.random.default_rng(3).normal(size=(50, 3)), np.r_[np.ones(25), -np.ones(25)]
+    X, y = (
+        np.random.default_rng(3).normal(size=(50, 3)),
+        np.r_[np.ones(25), -np.ones(25)],
+    )
     K = rbf_kernel(X, sigma=1.0)
     for selection in ("wss2", "platt"):
-        result = smo(K, y, 1.0, selection=selection, record_history=True, random_state=0)
+        result = smo(
+            K, y, 1.0, selection=selection, record_history=True, random_state=0
+        )
         W = result.history["dual_objective"]
         assert W.shape == result.history["kkt_violation"].shape
         assert W[0] == 0.0 and W[-1] == pytest.approx(result.dual_objective)
@@ -115,7 +137,9 @@ def test_max_iter_warns_and_gives_feasible_model():
     K = rbf_kernel(X, gamma=0.5)
     for selection in ("wss2", "platt"):
         with pytest.warns(ConvergenceWarning, match="max_iter=5"):
-            result = smo(K, y, 10.0, max_iter=5, selection=selection, random_state=0)
+            result = smo(
+                K, y, 10.0, max_iter=5, selection=selection, random_state=0
+            )
         assert result.n_iter == 5 and not result.converged
         assert abs(np.dot(result.alpha, y)) < 1e-10
         assert np.all((result.alpha >= 0) & (result.alpha <= 10.0))
@@ -153,9 +177,22 @@ def test_two_variable_step_is_the_line_maximum(seed):
     alpha = rng.uniform(0, C, size=n)
     i, j = 0, 1
     E = error_cache(alpha, K, y)
-    new_i, new_j = two_variable_step(alpha[i], alpha[j], y[i], y[j], E[i], E[j], K[i, i], K[j, j], K[i, j], C)
+    new_i, new_j = two_variable_step(
+        alpha[i],
+        alpha[j],
+        y[i],
+        y[j],
+        E[i],
+        E[j],
+        K[i, i],
+        K[j, j],
+        K[i, j],
+        C,
+    )
     # feasibility: the equality constraint is preserved, the box respected
-    assert new_i * y[i] + new_j * y[j] == pytest.approx(alpha[i] * y[i] + alpha[j] * y[j])
+    assert new_i * y[i] + new_j * y[j] == pytest.approx(
+        alpha[i] * y[i] + alpha[j] * y[j]
+    )
     assert 0 <= new_i <= C and 0 <= new_j <= C
 
     def W_at(aj):
@@ -165,8 +202,16 @@ def test_two_variable_step_is_the_line_maximum(seed):
         return dual_objective(a, K, y)
 
     s = y[i] * y[j]
-    L = max(0, alpha[j] - alpha[i]) if s < 0 else max(0, alpha[i] + alpha[j] - C)
-    H = min(C, C + alpha[j] - alpha[i]) if s < 0 else min(C, alpha[i] + alpha[j])
+    L = (
+        max(0, alpha[j] - alpha[i])
+        if s < 0
+        else max(0, alpha[i] + alpha[j] - C)
+    )
+    H = (
+        min(C, C + alpha[j] - alpha[i])
+        if s < 0
+        else min(C, alpha[i] + alpha[j])
+    )
     grid = np.linspace(L, H, 20001)
     best = max(W_at(a) for a in grid)
     assert W_at(new_j) >= best - 1e-9
@@ -174,7 +219,9 @@ def test_two_variable_step_is_the_line_maximum(seed):
 
 def test_two_variable_step_indefinite_takes_better_end():
     # eta = K_ii + K_jj - 2 K_ij < 0: W is convex along the line, so an end wins
-    new_i, new_j = two_variable_step(0.5, 0.5, 1.0, 1.0, 0.3, -0.2, 0.0, 0.0, 1.0, 1.0)
+    new_i, new_j = two_variable_step(
+        0.5, 0.5, 1.0, 1.0, 0.3, -0.2, 0.0, 0.0, 1.0, 1.0
+    )
     assert (new_i, new_j) in {(0.0, 1.0), (1.0, 0.0)}
     assert new_i + new_j == pytest.approx(1.0)
 
@@ -214,7 +261,9 @@ def test_step_lands_exactly_on_the_bounds():
     A multiplier left one ulp below C stays in I_low, and WSS2 would keep
     choosing a pair that cannot move (found through a stalled run).
     """
-    new_i, new_j = two_variable_step(0.7, 0.2, 1.0, 1.0, 10.0, -10.0, 1.0, 1.0, 0.0, 0.9)
+    new_i, new_j = two_variable_step(
+        0.7, 0.2, 1.0, 1.0, 10.0, -10.0, 1.0, 1.0, 0.0, 0.9
+    )
     assert (new_i, new_j) == (0.0, 0.9)
 
 

@@ -20,7 +20,11 @@ from svmlib.duality import dual_objective
 from svmlib.kernels import linear_kernel, rbf_kernel
 from svmlib.solvers import simplified_smo, smo
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 @st.composite
@@ -34,7 +38,9 @@ def problems(draw):
     if draw(st.booleans()):  # duplicate points, possibly with opposite labels
         k = draw(st.integers(1, n // 2))
         X[-k:] = X[:k]
-    X *= 10.0 ** rng.uniform(-1.5, 1.5, size=d)  # features on scales up to 1000 times apart
+    X *= 10.0 ** rng.uniform(
+        -1.5, 1.5, size=d
+    )  # features on scales up to 1000 times apart
     y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
     y[:2] = [-1.0, 1.0]
     if draw(st.booleans()):
@@ -43,7 +49,9 @@ def problems(draw):
         K = linear_kernel(X)
         K /= np.diag(K).max()
     else:
-        K = rbf_kernel(X / X.std(axis=0).clip(1e-12), gamma=10.0 ** draw(st.floats(-2, 1)))
+        K = rbf_kernel(
+            X / X.std(axis=0).clip(1e-12), gamma=10.0 ** draw(st.floats(-2, 1))
+        )
     C = 10.0 ** draw(st.floats(-3, 4))
     return K, y, C
 
@@ -57,7 +65,9 @@ def sklearn_objective(K, y, C):
 
 @SETTINGS
 @given(problem=problems(), selection=st.sampled_from(["wss2", "platt"]))
-def test_smo_solution_is_feasible_optimal_and_no_worse_than_libsvm(problem, selection):
+def test_smo_solution_is_feasible_optimal_and_no_worse_than_libsvm(
+    problem, selection
+):
     K, y, C = problem
     tol = 1e-6
     result = smo(K, y, C, tol=tol, selection=selection, random_state=0)
@@ -72,12 +82,18 @@ def test_smo_solution_is_feasible_optimal_and_no_worse_than_libsvm(problem, sele
 
 
 @SETTINGS
-@given(problem=problems(), max_iter=st.integers(1, 20), selection=st.sampled_from(["wss2", "platt"]))
+@given(
+    problem=problems(),
+    max_iter=st.integers(1, 20),
+    selection=st.sampled_from(["wss2", "platt"]),
+)
 def test_max_iter_is_a_hard_limit(problem, max_iter, selection):
     K, y, C = problem
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        result = smo(K, y, C, max_iter=max_iter, selection=selection, random_state=0)
+        result = smo(
+            K, y, C, max_iter=max_iter, selection=selection, random_state=0
+        )
         simplified = simplified_smo(K, y, C, max_iter=max_iter, random_state=0)
     for res in (result, simplified):
         assert res.n_iter <= max_iter

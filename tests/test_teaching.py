@@ -24,8 +24,12 @@ ASSIGNMENTS = Path(__file__).resolve().parents[1] / "assignments"
 NOTEBOOKS = sorted(ASSIGNMENTS.glob("*.ipynb"))
 NAMES = [path.name for path in NOTEBOOKS]
 
-SOLUTION_REGION = re.compile(r"### BEGIN SOLUTION\n(.*?)\n\s*### END SOLUTION", re.S)
-HIDDEN_REGION = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)\n### END HIDDEN TESTS", re.S)
+SOLUTION_REGION = re.compile(
+    r"### BEGIN SOLUTION\n(.*?)\n\s*### END SOLUTION", re.S
+)
+HIDDEN_REGION = re.compile(
+    r"### BEGIN HIDDEN TESTS\n(.*?)\n### END HIDDEN TESTS", re.S
+)
 
 
 def nbgrader(cell):
@@ -64,29 +68,60 @@ def test_solution_markup(path):
     nb = nbformat.read(path, as_version=4)
     nbformat.validate(nb)
     head = nb.cells[0].source
-    assert head.startswith("# Assignment") and sum(c.source.startswith("# ") for c in nb.cells if c.cell_type == "markdown") == 1
-    assert "Learning objectives" in head and "Estimated time" in head and "Points:" in head
+    assert (
+        head.startswith("# Assignment")
+        and sum(
+            c.source.startswith("# ")
+            for c in nb.cells
+            if c.cell_type == "markdown"
+        )
+        == 1
+    )
+    assert (
+        "Learning objectives" in head
+        and "Estimated time" in head
+        and "Points:" in head
+    )
 
     ids = [nbgrader(cell)["grade_id"] for cell in nb.cells if nbgrader(cell)]
     assert len(ids) == len(set(ids))
     for cell in nb.cells:
         meta = nbgrader(cell)
         if meta:
-            assert meta["schema_version"] == 3 and {"grade", "solution", "locked", "grade_id"} <= set(meta)
+            assert meta["schema_version"] == 3 and {
+                "grade",
+                "solution",
+                "locked",
+                "grade_id",
+            } <= set(meta)
         if meta.get("grade"):
             assert meta["points"] > 0
     tests = [cell for cell in nb.cells if is_test(cell)]
-    solutions = [cell for cell in nb.cells if nbgrader(cell).get("solution") and cell.cell_type == "code"]
+    solutions = [
+        cell
+        for cell in nb.cells
+        if nbgrader(cell).get("solution") and cell.cell_type == "code"
+    ]
     assert len(tests) >= 4 and len(solutions) >= 4
     assert all("assert" in cell.source for cell in tests)
     assert all(SOLUTION_REGION.search(cell.source) for cell in solutions)
-    assert sum(bool(HIDDEN_REGION.search(cell.source)) for cell in tests) >= len(tests) - 1
+    assert (
+        sum(bool(HIDDEN_REGION.search(cell.source)) for cell in tests)
+        >= len(tests) - 1
+    )
     assert any(is_manual(cell) for cell in nb.cells)
 
     # the points table of the header adds up to the points of the cells
-    total = sum(nbgrader(cell)["points"] for cell in nb.cells if nbgrader(cell).get("grade"))
+    total = sum(
+        nbgrader(cell)["points"]
+        for cell in nb.cells
+        if nbgrader(cell).get("grade")
+    )
     assert f"**Points:** {total} " in head
-    assert "RANDOM_STATE" in nb.cells[[c.cell_type for c in nb.cells].index("code")].source
+    assert (
+        "RANDOM_STATE"
+        in nb.cells[[c.cell_type for c in nb.cells].index("code")].source
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -103,15 +138,31 @@ def test_release_removes_solutions_and_hidden_tests(path, released):
     assert "BEGIN SOLUTION" not in text and "END SOLUTION" not in text
     assert "HIDDEN TESTS" not in text
     # every line of a solution or hidden test that does not also occur outside those regions is gone
-    outside = "\n".join(SOLUTION_REGION.sub("", HIDDEN_REGION.sub("", cell.source)) for cell in source.cells)
+    outside = "\n".join(
+        SOLUTION_REGION.sub("", HIDDEN_REGION.sub("", cell.source))
+        for cell in source.cells
+    )
     for cell in source.cells:
-        for region in SOLUTION_REGION.findall(cell.source) + HIDDEN_REGION.findall(cell.source):
+        for region in SOLUTION_REGION.findall(
+            cell.source
+        ) + HIDDEN_REGION.findall(cell.source):
             for line in region.splitlines():
                 line = line.strip()
-                if len(line) > 12 and not line.startswith("#") and line not in outside:
-                    assert line not in text, (cell.metadata["nbgrader"]["grade_id"], line)
+                if (
+                    len(line) > 12
+                    and not line.startswith("#")
+                    and line not in outside
+                ):
+                    assert line not in text, (
+                        cell.metadata["nbgrader"]["grade_id"],
+                        line,
+                    )
 
-    by_id = {nbgrader(cell)["grade_id"]: cell for cell in student.cells if nbgrader(cell)}
+    by_id = {
+        nbgrader(cell)["grade_id"]: cell
+        for cell in student.cells
+        if nbgrader(cell)
+    }
     for cell in source.cells:
         meta = nbgrader(cell)
         if not meta:
@@ -119,12 +170,21 @@ def test_release_removes_solutions_and_hidden_tests(path, released):
         copy = by_id[meta["grade_id"]]
         assert nbgrader(copy).get("points") == meta.get("points")
         if meta["solution"] and cell.cell_type == "code":
-            assert "# YOUR CODE HERE\n" in copy.source and "raise NotImplementedError()" in copy.source
+            assert (
+                "# YOUR CODE HERE\n" in copy.source
+                and "raise NotImplementedError()" in copy.source
+            )
         elif meta["solution"]:
             assert copy.source == "YOUR ANSWER HERE"
         if is_test(cell):
-            assert copy.source.strip("\n") == HIDDEN_REGION.sub("", cell.source).strip("\n")
-    assert all(not cell.get("outputs") for cell in student.cells if cell.cell_type == "code")
+            assert copy.source.strip("\n") == HIDDEN_REGION.sub(
+                "", cell.source
+            ).strip("\n")
+    assert all(
+        not cell.get("outputs")
+        for cell in student.cells
+        if cell.cell_type == "code"
+    )
     assert len(student.cells) == len(source.cells)
 
 
@@ -133,7 +193,10 @@ def test_release_refuses_to_overwrite_the_solutions(tmp_path):
         release(ASSIGNMENTS, ASSIGNMENTS)
     with pytest.raises(ValueError, match="no .ipynb"):
         release(tmp_path, tmp_path / "out")
-    assert main(["release", str(tmp_path / "missing"), str(tmp_path / "out")]) == 1
+    assert (
+        main(["release", str(tmp_path / "missing"), str(tmp_path / "out")])
+        == 1
+    )
 
 
 def test_release_rejects_broken_markup():
@@ -157,7 +220,9 @@ def test_solution_notebook_passes_its_own_tests(path):
     report = grade_notebook(path, path, timeout=300)
     assert report.error is None, report.to_text()
     statuses = {q.grade_id: q.status for q in report.questions}
-    assert all(status in ("passed", "manual") for status in statuses.values()), report.to_text()
+    assert all(
+        status in ("passed", "manual") for status in statuses.values()
+    ), report.to_text()
     assert report.score == report.max_score > 0
     assert report.manual_points > 0
 
@@ -170,9 +235,17 @@ def test_student_notebook_runs_to_its_first_stub(path, released):
     with pytest.raises(CellExecutionError) as error:
         client.execute()
     assert error.value.ename == "NotImplementedError"
-    ran = [cell for cell in student.cells if cell.cell_type == "code" and cell.get("execution_count")]
+    ran = [
+        cell
+        for cell in student.cells
+        if cell.cell_type == "code" and cell.get("execution_count")
+    ]
     assert ran, "no cell ran before the first stub"
-    failing = [cell for cell in ran if any(out.output_type == "error" for out in cell.outputs)]
+    failing = [
+        cell
+        for cell in ran
+        if any(out.output_type == "error" for out in cell.outputs)
+    ]
     assert len(failing) == 1 and failing[0] is ran[-1]
 
 
@@ -181,7 +254,9 @@ def test_unfilled_student_notebook_scores_zero(released):
     report = grade_notebook(released / name, ASSIGNMENTS, timeout=300)
     assert report.error is None
     code_questions = [q for q in report.questions if q.status != "manual"]
-    assert code_questions and all(q.points == 0 for q in code_questions), report.to_text()
+    assert code_questions and all(q.points == 0 for q in code_questions), (
+        report.to_text()
+    )
     assert report.score == 0 and report.max_score > 0
     assert any("NotImplementedError" in q.message for q in code_questions)
 
@@ -192,7 +267,13 @@ def test_unfilled_student_notebook_scores_zero(released):
 
 
 def _meta(grade_id, grade=False, solution=False, locked=False, points=None):
-    meta = {"grade": grade, "solution": solution, "locked": locked, "grade_id": grade_id, "schema_version": 3}
+    meta = {
+        "grade": grade,
+        "solution": solution,
+        "locked": locked,
+        "grade_id": grade_id,
+        "schema_version": 3,
+    }
     if points is not None:
         meta["points"] = points
     return {"nbgrader": meta}
@@ -200,7 +281,15 @@ def _meta(grade_id, grade=False, solution=False, locked=False, points=None):
 
 def tiny_notebook():
     """Two code questions (2 and 3 points) and a written answer (1 point)."""
-    nb = new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    nb = new_notebook(
+        metadata={
+            "kernelspec": {
+                "name": "python3",
+                "display_name": "Python 3",
+                "language": "python",
+            }
+        }
+    )
     nb.cells = [
         new_markdown_cell("# Tiny"),
         new_code_cell("import math", metadata=_meta("setup", locked=True)),
@@ -216,8 +305,14 @@ def tiny_notebook():
             "def root(x):\n    ### BEGIN SOLUTION\n    return math.sqrt(x)\n    ### END SOLUTION",
             metadata=_meta("root", solution=True),
         ),
-        new_code_cell("assert root(4) == 2", metadata=_meta("test_root", grade=True, locked=True, points=3)),
-        new_markdown_cell("Because.", metadata=_meta("why", grade=True, solution=True, points=1)),
+        new_code_cell(
+            "assert root(4) == 2",
+            metadata=_meta("test_root", grade=True, locked=True, points=3),
+        ),
+        new_markdown_cell(
+            "Because.",
+            metadata=_meta("why", grade=True, solution=True, points=1),
+        ),
     ]
     return nb
 
@@ -248,27 +343,49 @@ def points(report):
 def test_grading_restores_hidden_and_tampered_tests(tiny):
     source, submission = tiny
     # wrong for negative numbers: passes the visible test, fails the hidden one
-    path = submission("partial", square="def square(x):\n    return abs(x) * x", root="def root(x):\n    return x ** 0.5")
-    assert points(grade_notebook(path, source, timeout=20)) == {"test_square": 0, "test_root": 3, "why": None}
+    path = submission(
+        "partial",
+        square="def square(x):\n    return abs(x) * x",
+        root="def root(x):\n    return x ** 0.5",
+    )
+    assert points(grade_notebook(path, source, timeout=20)) == {
+        "test_square": 0,
+        "test_root": 3,
+        "why": None,
+    }
     # the visible tests alone pass
     assert points(grade_notebook(path, timeout=20))["test_square"] == 2
 
     # a test cell emptied or deleted by the student is put back from the source
     nb = nbformat.read(path, as_version=4)
-    nb.cells = [cell for cell in nb.cells if nbgrader(cell).get("grade_id") != "test_root"]
+    nb.cells = [
+        cell
+        for cell in nb.cells
+        if nbgrader(cell).get("grade_id") != "test_root"
+    ]
     nb.cells[3].source = "pass"  # test_square
     nbformat.write(nb, path)
     report = grade_notebook(path, source, timeout=20)
     assert points(report) == {"test_square": 0, "test_root": 3, "why": None}
-    assert any("restored" in note and "test_root" in note for note in report.notes)
+    assert any(
+        "restored" in note and "test_root" in note for note in report.notes
+    )
 
 
 def test_syntax_error_scores_zero_for_that_question(tiny):
     source, submission = tiny
-    path = submission("syntax", square="def square(x)\n    return x * x", root="def root(x):\n    return x ** 0.5")
+    path = submission(
+        "syntax",
+        square="def square(x)\n    return x * x",
+        root="def root(x):\n    return x ** 0.5",
+    )
     report = grade_notebook(path, source, timeout=20)
     assert points(report) == {"test_square": 0, "test_root": 3, "why": None}
-    assert report.score == 3 and report.max_score == 5 and report.manual_points == 1
+    assert (
+        report.score == 3
+        and report.max_score == 5
+        and report.manual_points == 1
+    )
     assert any("SyntaxError" in note for note in report.notes)
     assert "Total (autograded): 3 / 5" in report.to_text()
 
@@ -276,31 +393,39 @@ def test_syntax_error_scores_zero_for_that_question(tiny):
 def test_endless_loop_is_interrupted(tiny):
     source, submission = tiny
     loop = "def root(x):\n    while True:\n        pass"
-    path = submission("loop", square="def square(x):\n    return x * x", root=loop)
+    path = submission(
+        "loop", square="def square(x):\n    return x * x", root=loop
+    )
     report = grade_notebook(path, source, timeout=3)
     statuses = {q.grade_id: q.status for q in report.questions}
-    assert statuses == {"test_square": "passed", "test_root": "timeout", "why": "manual"}
+    assert statuses == {
+        "test_square": "passed",
+        "test_root": "timeout",
+        "why": "manual",
+    }
     assert report.score == 2
     assert any("ran past 3 s" in note for note in report.notes)
 
 
 def test_loop_that_ignores_interrupts_does_not_hang_the_grader(tiny):
     source, submission = tiny
-    stubborn = (
-        "import time\nwhile True:\n    try:\n        time.sleep(0.05)\n    except BaseException:\n        pass"
-    )
+    stubborn = "import time\nwhile True:\n    try:\n        time.sleep(0.05)\n    except BaseException:\n        pass"
     path = submission("stubborn", square=stubborn)
     report = grade_notebook(path, source, timeout=3)
     assert points(report) == {"test_square": 0, "test_root": 0, "why": None}
     assert {q.status for q in report.questions} == {"not run", "manual"}
-    assert any("did not stop when interrupted" in note for note in report.notes)
+    assert any(
+        "did not stop when interrupted" in note for note in report.notes
+    )
 
 
 def test_dead_kernel_and_unreadable_notebooks(tiny, tmp_path, capsys):
     source, submission = tiny
     path = submission("crash", square="import os\nos._exit(1)")
     report = grade_notebook(path, source, timeout=20)
-    assert report.score == 0 and any("kernel died" in note for note in report.notes)
+    assert report.score == 0 and any(
+        "kernel died" in note for note in report.notes
+    )
 
     broken = tmp_path / "broken.ipynb"
     broken.write_text("{ this is not a notebook")
@@ -309,28 +434,72 @@ def test_dead_kernel_and_unreadable_notebooks(tiny, tmp_path, capsys):
     assert points(report) == {"test_square": 0, "test_root": 0, "why": None}
 
     grades = tmp_path / "grades.csv"
-    assert main(["grade", str(broken), "--source", str(source), "--csv", str(grades)]) == 1
+    assert (
+        main(
+            [
+                "grade",
+                str(broken),
+                "--source",
+                str(source),
+                "--csv",
+                str(grades),
+            ]
+        )
+        == 1
+    )
     assert "ERROR: cannot grade" in capsys.readouterr().out
     with grades.open() as handle:
         rows = list(csv.DictReader(handle))
-    assert [row["question"] for row in rows] == ["test_square", "test_root", "why", "TOTAL (autograded)"]
-    assert float(rows[-1]["points"]) == 0 and float(rows[-1]["max_points"]) == 5
+    assert [row["question"] for row in rows] == [
+        "test_square",
+        "test_root",
+        "why",
+        "TOTAL (autograded)",
+    ]
+    assert (
+        float(rows[-1]["points"]) == 0 and float(rows[-1]["max_points"]) == 5
+    )
 
 
 def test_command_line_grade_and_errors(tiny, tmp_path, capsys):
     source, submission = tiny
-    path = submission("good", square="def square(x):\n    return x * x", root="def root(x):\n    return x ** 0.5")
+    path = submission(
+        "good",
+        square="def square(x):\n    return x * x",
+        root="def root(x):\n    return x ** 0.5",
+    )
     (tmp_path / "solutions").mkdir()
-    assert main(["grade", str(path), "--source", str(tmp_path / "solutions"), "--timeout", "20"]) == 1
+    assert (
+        main(
+            [
+                "grade",
+                str(path),
+                "--source",
+                str(tmp_path / "solutions"),
+                "--timeout",
+                "20",
+            ]
+        )
+        == 1
+    )
     # --source is a folder: the solution notebook of the same name is missing there
     assert "Cannot read the solution notebook" in capsys.readouterr().err
 
     assert main(["grade", str(path), "--source", str(source), "--timeout", "20",
                  "--output", str(tmp_path / "feedback")]) == 0  # fmt: skip
     out = capsys.readouterr().out
-    assert "test_square" in out and "Total (autograded): 5 / 5; 1 more points to grade by hand" in out
-    feedback = nbformat.read(tmp_path / "feedback" / "good.ipynb", as_version=4)
-    assert all(cell.execution_count for cell in feedback.cells if cell.cell_type == "code")
+    assert (
+        "test_square" in out
+        and "Total (autograded): 5 / 5; 1 more points to grade by hand" in out
+    )
+    feedback = nbformat.read(
+        tmp_path / "feedback" / "good.ipynb", as_version=4
+    )
+    assert all(
+        cell.execution_count
+        for cell in feedback.cells
+        if cell.cell_type == "code"
+    )
 
     assert main(["grade", str(path), "--timeout", "0"]) == 2
     with pytest.raises(ValueError, match="timeout"):
@@ -358,7 +527,9 @@ def test_student_edition_extension(monkeypatch):
     with pytest.raises(ConfigError, match="SVMBOOK_EDITION"):
         edition.edition()
 
-    config = SimpleNamespace(hide_solutions=False, html_copy_source=True, html_theme_options={})
+    config = SimpleNamespace(
+        hide_solutions=False, html_copy_source=True, html_theme_options={}
+    )
     monkeypatch.setenv("SVMBOOK_EDITION", "full")
     edition.configure(None, config)
     assert not config.hide_solutions and config.html_copy_source
@@ -367,12 +538,17 @@ def test_student_edition_extension(monkeypatch):
     assert config.hide_solutions and not config.html_copy_source
     assert config.html_theme_options["use_download_button"] is False
 
-    app = SimpleNamespace(config=config, env=SimpleNamespace(doc2path=lambda docname: f"{docname}.ipynb"))
+    app = SimpleNamespace(
+        config=config,
+        env=SimpleNamespace(doc2path=lambda docname: f"{docname}.ipynb"),
+    )
     source = [NOTEBOOKS[0].read_text()]
     edition.strip_assignment(app, "assignments/" + NOTEBOOKS[0].stem, source)
     student = nbformat.reads(source[0], as_version=4)
     assert student.metadata["mystnb"] == {"execution_mode": "off"}
-    assert "BEGIN SOLUTION" not in source[0] and "HIDDEN TESTS" not in source[0]
+    assert (
+        "BEGIN SOLUTION" not in source[0] and "HIDDEN TESTS" not in source[0]
+    )
     plain = nbformat.writes(new_notebook(cells=[new_code_cell("1 + 1")]))
     untouched = [plain]
     edition.strip_assignment(app, "chapters/some_chapter", untouched)

@@ -4,7 +4,11 @@ import numpy as np
 import pytest
 from sklearn.svm import SVC as SklearnSVC
 
-from svmlib.datasets.toy import make_outlier_data, make_separable, make_sine_separated
+from svmlib.datasets.toy import (
+    make_outlier_data,
+    make_separable,
+    make_sine_separated,
+)
 from svmlib.duality import recover_w
 from svmlib.kernels import linear_kernel
 from svmlib.solvers import smo
@@ -36,11 +40,15 @@ def test_separable_has_an_empty_strip(margin):
     # the hard-margin SVM exists and its margin 1 / ||w|| is at least half the strip
     result = smo(linear_kernel(X), y, np.inf, tol=1e-6)
     assert result.converged
-    assert 1 / np.linalg.norm(recover_w(result.alpha, X, y)) >= margin / 2 - 1e-6
+    assert (
+        1 / np.linalg.norm(recover_w(result.alpha, X, y)) >= margin / 2 - 1e-6
+    )
 
 
 def test_outlier_position_and_separability():
-    X, y = make_outlier_data(60, margin=2.0, outlier_position=-0.6, angle=0.0, random_state=0)
+    X, y = make_outlier_data(
+        60, margin=2.0, outlier_position=-0.6, angle=0.0, random_state=0
+    )
     assert y[-1] == 1.0
     np.testing.assert_allclose(X[-1], [-0.6, 0.0])
     # still separable, with a much narrower margin than without the outlier
@@ -60,7 +68,9 @@ def test_sine_sides_and_nonlinearity():
     assert np.all(y * (X[:, 1] - np.sin(X[:, 0])) >= 0.25 - 1e-12)
     assert np.all(np.abs(X[:, 0]) <= 6.0)
     assert SklearnSVC(kernel="linear", C=100).fit(X, y).score(X, y) < 0.99
-    assert SklearnSVC(kernel="rbf", C=100, gamma=0.5).fit(X, y).score(X, y) == 1.0
+    assert (
+        SklearnSVC(kernel="rbf", C=100, gamma=0.5).fit(X, y).score(X, y) == 1.0
+    )
     # noise lets points cross the curve
     Xn, yn = make_sine_separated(300, noise=0.5, random_state=0)
     assert np.any(yn * (Xn[:, 1] - np.sin(Xn[:, 0])) < 0)
@@ -75,10 +85,19 @@ def test_sine_sides_and_nonlinearity():
         (lambda: make_separable(10, scale=-1.0), "scale must be a positive"),
         (lambda: make_separable(10, angle=np.nan), "angle must be"),
         (lambda: make_outlier_data(2), "n_samples must be >= 3"),
-        (lambda: make_outlier_data(10, outlier_position=np.inf), "outlier_position"),
-        (lambda: make_sine_separated(10, noise=-0.1), "noise must be a non-negative"),
+        (
+            lambda: make_outlier_data(10, outlier_position=np.inf),
+            "outlier_position",
+        ),
+        (
+            lambda: make_sine_separated(10, noise=-0.1),
+            "noise must be a non-negative",
+        ),
         (lambda: make_sine_separated(10, gap=np.nan), "gap must be"),
-        (lambda: make_sine_separated(10, width=0.0), "width must be a positive"),
+        (
+            lambda: make_sine_separated(10, width=0.0),
+            "width must be a positive",
+        ),
     ],
 )
 def test_bad_input(call, message):

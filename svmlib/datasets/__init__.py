@@ -10,7 +10,14 @@
 """
 
 from .gisette import GISETTE_FILES, load_gisette, make_gisette_like
-from .mnist import MNIST_FILES, MNIST_URLS, fetch_file, get_data_home, load_mnist, read_idx
+from .mnist import (
+    MNIST_FILES,
+    MNIST_URLS,
+    fetch_file,
+    get_data_home,
+    load_mnist,
+    read_idx,
+)
 from .toy import make_outlier_data, make_separable, make_sine_separated
 
 __all__ = [

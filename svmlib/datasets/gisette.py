@@ -40,14 +40,18 @@ def _read_matrix(path, n_columns):
     """A whitespace-separated integer text file as an int16 array (pandas' C parser)."""
     frame = pd.read_csv(path, sep=r"\s+", header=None, dtype=np.int16)
     if frame.shape[1] != n_columns:
-        raise OSError(f"{path}: expected {n_columns} columns, found {frame.shape[1]}.")
+        raise OSError(
+            f"{path}: expected {n_columns} columns, found {frame.shape[1]}."
+        )
     return frame.to_numpy()
 
 
 def _read_labels(path, n_rows):
     labels = np.loadtxt(path, dtype=np.int64)
     if labels.shape != (n_rows,) or not np.all(np.isin(labels, (-1, 1))):
-        raise OSError(f"{path}: expected {n_rows} labels in {{-1, +1}}, found shape {labels.shape}.")
+        raise OSError(
+            f"{path}: expected {n_rows} labels in {{-1, +1}}, found shape {labels.shape}."
+        )
     return labels
 
 
@@ -100,7 +104,12 @@ def load_gisette(data_home=None, download=True):
 def _informative_pixels(X, y, n_pixels, rows=(4, 16), columns=(6, 22)):
     """Indices of the ``n_pixels`` pixels of the top-middle region that best separate the classes."""
     row, column = np.divmod(np.arange(784), 28)
-    region = (row >= rows[0]) & (row < rows[1]) & (column >= columns[0]) & (column < columns[1])
+    region = (
+        (row >= rows[0])
+        & (row < rows[1])
+        & (column >= columns[0])
+        & (column < columns[1])
+    )
     mean_gap = np.abs(X[y == 1].mean(axis=0) - X[y == -1].mean(axis=0))
     spread = X.std(axis=0) + 1e-6
     score = np.where(region, mean_gap / spread, -np.inf)
@@ -114,7 +123,14 @@ def _quantize(F):
     return np.rint(999 * F / top).astype(np.int16)
 
 
-def make_gisette_like(n_train=6000, n_valid=1000, n_pixels=150, random_state=0, data_home=None, download=True):
+def make_gisette_like(
+    n_train=6000,
+    n_valid=1000,
+    n_pixels=150,
+    random_state=0,
+    data_home=None,
+    download=True,
+):
     """A Gisette-style data set built from MNIST 4s and 9s by the published recipe.
 
     Recipe (after Guyon et al. 2004): pixels sampled from the top-middle region
@@ -154,30 +170,52 @@ def make_gisette_like(n_train=6000, n_valid=1000, n_pixels=150, random_state=0, 
     """
     for name, value in (("n_train", n_train), ("n_valid", n_valid)):
         if not isinstance(value, (int, np.integer)) or value <= 0 or value % 2:
-            raise ValueError(f"{name} must be a positive even integer (balanced classes), got {value!r}.")
+            raise ValueError(
+                f"{name} must be a positive even integer (balanced classes), got {value!r}."
+            )
     if not 2 <= n_pixels <= 2500:
-        raise ValueError(f"n_pixels must be between 2 and 2500, got {n_pixels!r}.")
+        raise ValueError(
+            f"n_pixels must be between 2 and 2500, got {n_pixels!r}."
+        )
     rng = check_random_state(random_state)
-    X, digit = load_mnist(digits=(4, 9), data_home=data_home, download=download)
+    X, digit = load_mnist(
+        digits=(4, 9), data_home=data_home, download=download
+    )
     y = np.where(digit == 9, 1, -1)
     n_total = n_train + n_valid
     if n_total // 2 > min(np.sum(y == 1), np.sum(y == -1)):
-        raise ValueError(f"n_train + n_valid = {n_total} is more balanced examples than MNIST has 4s and 9s for.")
-    chosen = np.concatenate([rng.choice(np.flatnonzero(y == label), n_total // 2, replace=False) for label in (-1, 1)])
+        raise ValueError(
+            f"n_train + n_valid = {n_total} is more balanced examples than MNIST has 4s and 9s for."
+        )
+    chosen = np.concatenate(
+        [
+            rng.choice(np.flatnonzero(y == label), n_total // 2, replace=False)
+            for label in (-1, 1)
+        ]
+    )
     X, y = X[chosen].astype(np.float64), y[chosen]
 
     pixels = _informative_pixels(X, y, n_pixels)
     n_real = N_FEATURES // 2
     pairs = rng.randint(n_pixels, size=(n_real - n_pixels, 2))
-    real = np.hstack([X[:, pixels], X[:, pixels[pairs[:, 0]]] * X[:, pixels[pairs[:, 1]]]])
+    real = np.hstack(
+        [X[:, pixels], X[:, pixels[pairs[:, 0]]] * X[:, pixels[pairs[:, 1]]]]
+    )
     source = rng.randint(n_real, size=N_FEATURES - n_real)
     probes = np.column_stack([rng.permutation(real[:, k]) for k in source])
 
     features = _quantize(np.hstack([real, probes]))
     order = rng.permutation(N_FEATURES)
-    is_probe = np.r_[np.zeros(n_real, bool), np.ones(N_FEATURES - n_real, bool)][order]
+    is_probe = np.r_[
+        np.zeros(n_real, bool), np.ones(N_FEATURES - n_real, bool)
+    ][order]
     X_train, X_valid, y_train, y_valid = train_test_split(
-        features[:, order], y, train_size=n_train, test_size=n_valid, stratify=y, random_state=rng
+        features[:, order],
+        y,
+        train_size=n_train,
+        test_size=n_valid,
+        stratify=y,
+        random_state=rng,
     )
     return Bunch(
         X_train=X_train,

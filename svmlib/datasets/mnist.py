@@ -109,7 +109,11 @@ def fetch_file(folder, name, sha256, urls, download=True):
     for base in urls:
         try:
             fetched = pooch.retrieve(
-                base + name, known_hash=f"sha256:{sha256}", fname=name, path=folder, progressbar=False
+                base + name,
+                known_hash=f"sha256:{sha256}",
+                fname=name,
+                path=folder,
+                progressbar=False,
             )
             return Path(fetched)
         except Exception as error:  # a mirror that fails is skipped; all failing is reported below
@@ -144,23 +148,46 @@ def read_idx(path):
     with gzip.open(path, "rb") as f:
         raw = f.read()
     if len(raw) < 4 or raw[0] != 0 or raw[1] != 0 or raw[2] not in _IDX_DTYPES:
-        raise OSError(f"{path} is not an IDX file of unsigned bytes (bad magic number).")
+        raise OSError(
+            f"{path} is not an IDX file of unsigned bytes (bad magic number)."
+        )
     ndim = raw[3]
     header_end = 4 + 4 * ndim
-    shape = tuple(int(v) for v in np.frombuffer(raw[4:header_end], dtype=">u4"))
+    shape = tuple(
+        int(v) for v in np.frombuffer(raw[4:header_end], dtype=">u4")
+    )
     if len(shape) != ndim or len(raw) - header_end != int(np.prod(shape)):
-        raise OSError(f"{path}: the header announces shape {shape}, which does not match the file size.")
-    return np.frombuffer(raw, dtype=_IDX_DTYPES[raw[2]], offset=header_end).reshape(shape)
+        raise OSError(
+            f"{path}: the header announces shape {shape}, which does not match the file size."
+        )
+    return np.frombuffer(
+        raw, dtype=_IDX_DTYPES[raw[2]], offset=header_end
+    ).reshape(shape)
 
 
 def _read_mnist_part(folder, prefix, download):
     """Images (n, 28, 28) and labels (n,) of the "train" or "t10k" files."""
     arrays = []
-    for name in (f"{prefix}-images-idx3-ubyte.gz", f"{prefix}-labels-idx1-ubyte.gz"):
-        arrays.append(read_idx(fetch_file(folder, name, MNIST_FILES[name], MNIST_URLS, download)))
+    for name in (
+        f"{prefix}-images-idx3-ubyte.gz",
+        f"{prefix}-labels-idx1-ubyte.gz",
+    ):
+        arrays.append(
+            read_idx(
+                fetch_file(
+                    folder, name, MNIST_FILES[name], MNIST_URLS, download
+                )
+            )
+        )
     images, labels = arrays
-    if images.ndim != 3 or labels.ndim != 1 or images.shape[0] != labels.shape[0]:
-        raise OSError(f"The MNIST {prefix} files do not match: images {images.shape}, labels {labels.shape}.")
+    if (
+        images.ndim != 3
+        or labels.ndim != 1
+        or images.shape[0] != labels.shape[0]
+    ):
+        raise OSError(
+            f"The MNIST {prefix} files do not match: images {images.shape}, labels {labels.shape}."
+        )
     return images, labels
 
 
@@ -201,11 +228,15 @@ def load_mnist(digits=None, subset="all", data_home=None, download=True):
     """
     parts = {"train": ("train",), "test": ("t10k",), "all": ("train", "t10k")}
     if subset not in parts:
-        raise ValueError(f"subset must be 'train', 'test' or 'all', got {subset!r}.")
+        raise ValueError(
+            f"subset must be 'train', 'test' or 'all', got {subset!r}."
+        )
     if digits is not None:
         digits = np.atleast_1d(np.asarray(digits))
         if digits.size == 0 or not np.all(np.isin(digits, np.arange(10))):
-            raise ValueError(f"digits must be values from 0 to 9, got {digits.tolist()}.")
+            raise ValueError(
+                f"digits must be values from 0 to 9, got {digits.tolist()}."
+            )
     folder = get_data_home(data_home) / "mnist"
     images, labels = [], []
     for prefix in parts[subset]:

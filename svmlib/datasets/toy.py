@@ -25,16 +25,28 @@ __all__ = ["make_separable", "make_outlier_data", "make_sine_separated"]
 
 
 def _check_n_samples(n_samples):
-    if not isinstance(n_samples, numbers.Integral) or isinstance(n_samples, bool) or n_samples < 2:
-        raise ValueError(f"n_samples must be an integer >= 2 (at least one point per class), got {n_samples!r}.")
+    if (
+        not isinstance(n_samples, numbers.Integral)
+        or isinstance(n_samples, bool)
+        or n_samples < 2
+    ):
+        raise ValueError(
+            f"n_samples must be an integer >= 2 (at least one point per class), got {n_samples!r}."
+        )
     return int(n_samples)
 
 
 def _check_nonnegative(value, name, positive=False):
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and np.isfinite(value)
+    ok = (
+        isinstance(value, numbers.Real)
+        and not isinstance(value, bool)
+        and np.isfinite(value)
+    )
     if not ok or value < 0 or (positive and value == 0):
         kind = "positive" if positive else "non-negative"
-        raise ValueError(f"{name} must be a {kind} finite number, got {value!r}.")
+        raise ValueError(
+            f"{name} must be a {kind} finite number, got {value!r}."
+        )
     return float(value)
 
 
@@ -66,7 +78,9 @@ def _finish(t, u, y, angle, rng):
     return np.ascontiguousarray(X[order]), y[order]
 
 
-def make_separable(n_samples=100, *, margin=1.0, scale=1.0, angle=np.pi / 6, random_state=None):
+def make_separable(
+    n_samples=100, *, margin=1.0, scale=1.0, angle=np.pi / 6, random_state=None
+):
     """Two linearly separable clouds with an empty strip of width ``margin`` between them.
 
     Across the strip, each point's distance from the strip's edge is
@@ -111,8 +125,14 @@ def make_separable(n_samples=100, *, margin=1.0, scale=1.0, angle=np.pi / 6, ran
 
 
 def _check_angle(angle):
-    if not isinstance(angle, numbers.Real) or isinstance(angle, bool) or not np.isfinite(angle):
-        raise ValueError(f"angle must be a finite number (radians), got {angle!r}.")
+    if (
+        not isinstance(angle, numbers.Real)
+        or isinstance(angle, bool)
+        or not np.isfinite(angle)
+    ):
+        raise ValueError(
+            f"angle must be a finite number (radians), got {angle!r}."
+        )
     return float(angle)
 
 
@@ -173,21 +193,35 @@ def make_outlier_data(
     """
     n_samples = _check_n_samples(n_samples)
     if n_samples < 3:
-        raise ValueError(f"n_samples must be >= 3 (two classes and the outlier), got {n_samples}.")
+        raise ValueError(
+            f"n_samples must be >= 3 (two classes and the outlier), got {n_samples}."
+        )
     margin = _check_nonnegative(margin, "margin", positive=True)
     scale = _check_nonnegative(scale, "scale", positive=True)
     angle = _check_angle(angle)
-    for name, value in (("outlier_position", outlier_position), ("outlier_shift", outlier_shift)):
-        if not isinstance(value, numbers.Real) or isinstance(value, bool) or not np.isfinite(value):
+    for name, value in (
+        ("outlier_position", outlier_position),
+        ("outlier_shift", outlier_shift),
+    ):
+        if (
+            not isinstance(value, numbers.Real)
+            or isinstance(value, bool)
+            or not np.isfinite(value)
+        ):
             raise ValueError(f"{name} must be a finite number, got {value!r}.")
     rng = check_random_state(random_state)
     t, u, y = _separable_coordinates(n_samples - 1, margin, scale, rng)
     X, y = _finish(t, u, y, angle, rng)
-    outlier = np.array([float(outlier_position) * margin / 2, float(outlier_shift)]) @ _rotation(angle).T
+    outlier = (
+        np.array([float(outlier_position) * margin / 2, float(outlier_shift)])
+        @ _rotation(angle).T
+    )
     return np.vstack([X, outlier]), np.r_[y, 1.0]
 
 
-def make_sine_separated(n_samples=200, *, noise=0.0, gap=0.5, width=6.0, random_state=None):
+def make_sine_separated(
+    n_samples=200, *, noise=0.0, gap=0.5, width=6.0, random_state=None
+):
     """Two classes on either side of the curve x2 = sin(x1).
 
     The first coordinate is uniform on [-``width``, ``width``]. Class +1 lies

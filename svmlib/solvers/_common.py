@@ -7,7 +7,14 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-__all__ = ["SolverResult", "check_C", "check_labels", "check_tol", "default_max_iter", "warn_not_converged"]
+__all__ = [
+    "SolverResult",
+    "check_C",
+    "check_labels",
+    "check_tol",
+    "default_max_iter",
+    "warn_not_converged",
+]
 
 
 @dataclass
@@ -56,25 +63,42 @@ def check_labels(y, n):
     """
     y = np.asarray(y)
     if y.ndim != 1 or y.shape[0] != n:
-        raise ValueError(f"y must be a 1-D array of length {n} (one label per training point), got shape {y.shape}.")
+        raise ValueError(
+            f"y must be a 1-D array of length {n} (one label per training point), got shape {y.shape}."
+        )
     values = np.unique(y)
     if not np.all(np.isin(values, (-1, 1))):
-        raise ValueError(f"The solvers take labels in {{-1, +1}}, got the values {values[:5].tolist()}.")
+        raise ValueError(
+            f"The solvers take labels in {{-1, +1}}, got the values {values[:5].tolist()}."
+        )
     if values.size < 2:
-        raise ValueError("y holds only one class; an SVM needs points of both classes.")
+        raise ValueError(
+            "y holds only one class; an SVM needs points of both classes."
+        )
     return y.astype(np.float64)
 
 
 def check_C(C):
     """C as a float in (0, inf]; raise ValueError otherwise."""
-    if not isinstance(C, numbers.Real) or isinstance(C, bool) or np.isnan(C) or not C > 0:
-        raise ValueError(f"C must be a positive number (np.inf for the hard margin), got {C!r}.")
+    if (
+        not isinstance(C, numbers.Real)
+        or isinstance(C, bool)
+        or np.isnan(C)
+        or not C > 0
+    ):
+        raise ValueError(
+            f"C must be a positive number (np.inf for the hard margin), got {C!r}."
+        )
     return float(C)
 
 
 def check_tol(tol):
     """tol as a positive finite float; raise ValueError otherwise."""
-    if not isinstance(tol, numbers.Real) or isinstance(tol, bool) or not (0 < tol < np.inf):
+    if (
+        not isinstance(tol, numbers.Real)
+        or isinstance(tol, bool)
+        or not (0 < tol < np.inf)
+    ):
         raise ValueError(f"tol must be a positive number, got {tol!r}.")
     return float(tol)
 
@@ -83,8 +107,14 @@ def default_max_iter(max_iter, n):
     """``max_iter``, or LIBSVM's default max(10^7, 100 n) when it is None."""
     if max_iter is None:
         return max(10_000_000, 100 * n)
-    if not isinstance(max_iter, numbers.Integral) or isinstance(max_iter, bool) or max_iter < 1:
-        raise ValueError(f"max_iter must be a positive integer or None, got {max_iter!r}.")
+    if (
+        not isinstance(max_iter, numbers.Integral)
+        or isinstance(max_iter, bool)
+        or max_iter < 1
+    ):
+        raise ValueError(
+            f"max_iter must be a positive integer or None, got {max_iter!r}."
+        )
     return int(max_iter)
 
 

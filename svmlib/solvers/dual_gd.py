@@ -35,9 +35,21 @@ import numbers
 import numpy as np
 from scipy.sparse.linalg import LinearOperator, eigsh
 
-from ..duality import dual_objective_from_errors, error_cache, intercept_from_errors, max_violation
+from ..duality import (
+    dual_objective_from_errors,
+    error_cache,
+    intercept_from_errors,
+    max_violation,
+)
 from ..gram import DenseGram
-from ._common import SolverResult, check_C, check_labels, check_tol, default_max_iter, warn_not_converged
+from ._common import (
+    SolverResult,
+    check_C,
+    check_labels,
+    check_tol,
+    default_max_iter,
+    warn_not_converged,
+)
 
 __all__ = ["dual_gd", "largest_eigenvalue"]
 
@@ -75,13 +87,26 @@ def largest_eigenvalue(K, y, penalty=0.0):
     if n <= 3:  # eigsh needs k < n; tiny problems are solved densely
         dense = operator @ np.eye(n)
         return float(np.linalg.eigvalsh(dense)[-1])
-    value = eigsh(operator, k=1, which="LA", v0=np.ones(n), return_eigenvectors=False, tol=1e-6)
+    value = eigsh(
+        operator,
+        k=1,
+        which="LA",
+        v0=np.ones(n),
+        return_eigenvectors=False,
+        tol=1e-6,
+    )
     return float(value[0])
 
 
 def _check_positive(value, name):
-    if not isinstance(value, numbers.Real) or isinstance(value, bool) or not (0 < value < np.inf):
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}.")
+    if (
+        not isinstance(value, numbers.Real)
+        or isinstance(value, bool)
+        or not (0 < value < np.inf)
+    ):
+        raise ValueError(
+            f"{name} must be a positive finite number, got {value!r}."
+        )
     return float(value)
 
 
@@ -198,7 +223,9 @@ def dual_gd(
         raise ValueError(f"callback must be callable, got {callback!r}.")
     if penalty is None:
         penalty = largest_eigenvalue(K, y) / (4 * n)
-        penalty = penalty if penalty > 0 else 1.0 / n  # K = 0: any positive weight
+        penalty = (
+            penalty if penalty > 0 else 1.0 / n
+        )  # K = 0: any positive weight
     penalty = _check_positive(penalty, "penalty")
     if learning_rate is None:
         learning_rate = 1.0 / largest_eigenvalue(K, y, penalty)
@@ -206,13 +233,19 @@ def dual_gd(
 
     alpha, beta = np.zeros(n), 0.0
     E = -y.copy()  # alpha = 0
-    history = {"dual_objective": [], "kkt_violation": [], "equality_residual": []} if record_history else None
+    history = (
+        {"dual_objective": [], "kkt_violation": [], "equality_residual": []}
+        if record_history
+        else None
+    )
     n_iter = 0
     while True:
         s = float(np.dot(alpha, y))
         violation = max_violation(alpha, y, C, E)
         if history is not None:
-            history["dual_objective"].append(dual_objective_from_errors(alpha, y, E))
+            history["dual_objective"].append(
+                dual_objective_from_errors(alpha, y, E)
+            )
             history["kkt_violation"].append(violation)
             history["equality_residual"].append(s)
         converged = violation <= tol and (not augmented or abs(s) <= tol)
@@ -228,9 +261,19 @@ def dual_gd(
             callback(n_iter, alpha.copy())
 
     if history is not None:
-        history = {key: np.asarray(values, dtype=np.float64) for key, values in history.items()}
+        history = {
+            key: np.asarray(values, dtype=np.float64)
+            for key, values in history.items()
+        }
     if not converged:
-        warn_not_converged("dual_gd", n_iter, max_iter, max(violation, abs(s) if augmented else 0.0), tol, C)
+        warn_not_converged(
+            "dual_gd",
+            n_iter,
+            max_iter,
+            max(violation, abs(s) if augmented else 0.0),
+            tol,
+            C,
+        )
     return SolverResult(
         alpha=alpha,
         b=intercept_from_errors(alpha, y, C, E),

@@ -94,24 +94,47 @@ MIN_CHECK_INTERVAL = 50
 
 
 def _check_positive_int(value, name):
-    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
+    if (
+        not isinstance(value, numbers.Integral)
+        or isinstance(value, bool)
+        or value < 1
+    ):
         raise ValueError(f"{name} must be a positive integer, got {value!r}.")
     return int(value)
 
 
-def _check_inputs(X, y, lam, learning_rate, batch_size, max_iter, tol, patience):
+def _check_inputs(
+    X, y, lam, learning_rate, batch_size, max_iter, tol, patience
+):
     X = check_array(X, dtype=np.float64, ensure_min_samples=2)
     y = check_labels(y, X.shape[0])
-    if not isinstance(lam, numbers.Real) or isinstance(lam, bool) or not (0 <= lam < np.inf):
-        raise ValueError(f"lam must be a finite number >= 0, got {lam!r}.")
-    if not isinstance(learning_rate, numbers.Real) or isinstance(learning_rate, bool) or not (
-        0 < learning_rate < np.inf
+    if (
+        not isinstance(lam, numbers.Real)
+        or isinstance(lam, bool)
+        or not (0 <= lam < np.inf)
     ):
-        raise ValueError(f"learning_rate must be a positive finite number, got {learning_rate!r}.")
+        raise ValueError(f"lam must be a finite number >= 0, got {lam!r}.")
+    if (
+        not isinstance(learning_rate, numbers.Real)
+        or isinstance(learning_rate, bool)
+        or not (0 < learning_rate < np.inf)
+    ):
+        raise ValueError(
+            f"learning_rate must be a positive finite number, got {learning_rate!r}."
+        )
     batch_size = min(_check_positive_int(batch_size, "batch_size"), X.shape[0])
     max_iter = _check_positive_int(max_iter, "max_iter")
     patience = _check_positive_int(patience, "patience")
-    return X, y, float(lam), float(learning_rate), batch_size, max_iter, check_tol(tol), patience
+    return (
+        X,
+        y,
+        float(lam),
+        float(learning_rate),
+        batch_size,
+        max_iter,
+        check_tol(tol),
+        patience,
+    )
 
 
 def step_size(t, learning_rate, lam):
@@ -216,8 +239,10 @@ def primal_gd(
     Bottou (2010), "Large-scale machine learning with stochastic gradient
     descent", COMPSTAT.
     """
-    X, y, lam, learning_rate, batch_size, max_iter, tol, patience = _check_inputs(
-        X, y, lam, learning_rate, batch_size, max_iter, tol, patience
+    X, y, lam, learning_rate, batch_size, max_iter, tol, patience = (
+        _check_inputs(
+            X, y, lam, learning_rate, batch_size, max_iter, tol, patience
+        )
     )
     rng = check_random_state(random_state)
     n, d = X.shape
@@ -225,7 +250,11 @@ def primal_gd(
     objective = regularised_hinge_objective(w, b, X, y, lam)
     best = (w.copy(), b, objective)
     checks = [objective]  # best objective after each epoch
-    history = {"objective": [objective], "w": [w.copy()], "b": [b]} if record_history else None
+    history = (
+        {"objective": [objective], "w": [w.copy()], "b": [b]}
+        if record_history
+        else None
+    )
 
     steps_per_epoch = -(-n // batch_size)
     check_every = max(steps_per_epoch, MIN_CHECK_INTERVAL)
@@ -233,20 +262,28 @@ def primal_gd(
     while t < max_iter:
         if position >= n:  # a new epoch: reshuffle
             order, position = rng.permutation(n), 0
-        if t > 0 and t % check_every == 0:  # check progress of the best objective
+        if (
+            t > 0 and t % check_every == 0
+        ):  # check progress of the best objective
             objective = regularised_hinge_objective(w, b, X, y, lam)
             if objective < best[2]:
                 best = (w.copy(), b, objective)
             checks.append(best[2])
-            if len(checks) > patience and checks[-patience - 1] - best[2] <= tol * max(abs(best[2]), 1e-12):
+            if len(checks) > patience and checks[-patience - 1] - best[
+                2
+            ] <= tol * max(abs(best[2]), 1e-12):
                 converged = True
                 break
         batch = order[position : position + batch_size]
         position += batch_size
         t += 1
-        w, b = _subgradient_step(w, b, X[batch], y[batch], lam, step_size(t, learning_rate, lam))
+        w, b = _subgradient_step(
+            w, b, X[batch], y[batch], lam, step_size(t, learning_rate, lam)
+        )
         if history is not None:
-            history["objective"].append(regularised_hinge_objective(w, b, X, y, lam))
+            history["objective"].append(
+                regularised_hinge_objective(w, b, X, y, lam)
+            )
             history["w"].append(w.copy())
             history["b"].append(b)
 
@@ -262,14 +299,26 @@ def primal_gd(
             stacklevel=2,
         )
     if history is not None:
-        history = {key: np.asarray(values, dtype=np.float64) for key, values in history.items()}
-    return PrimalResult(w=best[0], b=float(best[1]), n_iter=t, converged=converged, objective=best[2], history=history)
+        history = {
+            key: np.asarray(values, dtype=np.float64)
+            for key, values in history.items()
+        }
+    return PrimalResult(
+        w=best[0],
+        b=float(best[1]),
+        n_iter=t,
+        converged=converged,
+        objective=best[2],
+        history=history,
+    )
 
 
 def _subgradient_step(w, b, X_batch, y_batch, lam, eta):
     """One step (w, b) <- (w, b) - eta (g_w, g_b) on a mini-batch."""
     m = len(y_batch)
-    active = y_batch * (X_batch @ w + b) < 1.0  # points with a non-zero hinge subgradient
+    active = (
+        y_batch * (X_batch @ w + b) < 1.0
+    )  # points with a non-zero hinge subgradient
     coef = y_batch[active]
     g_w = lam * w - (coef @ X_batch[active]) / m
     g_b = -coef.sum() / m

@@ -19,7 +19,14 @@ from sklearn.utils import check_random_state
 
 from ..duality import dual_objective_from_errors, max_violation
 from ..gram import as_gram, column_blas_threads
-from ._common import SolverResult, check_C, check_labels, check_tol, default_max_iter, warn_not_converged
+from ._common import (
+    SolverResult,
+    check_C,
+    check_labels,
+    check_tol,
+    default_max_iter,
+    warn_not_converged,
+)
 from .smo import snap_to_bounds, step_bounds
 
 __all__ = ["simplified_smo"]
@@ -34,7 +41,21 @@ def _kkt_violated(alpha_i, y_i, E_i, C, tol):
     return (r_i < -tol and alpha_i < C) or (r_i > tol and alpha_i > 0)
 
 
-def _threshold(b, E_i, E_j, delta_i, delta_j, y_i, y_j, K_ii, K_jj, K_ij, alpha_i, alpha_j, C):
+def _threshold(
+    b,
+    E_i,
+    E_j,
+    delta_i,
+    delta_j,
+    y_i,
+    y_j,
+    K_ii,
+    K_jj,
+    K_ij,
+    alpha_i,
+    alpha_j,
+    C,
+):
     """The new b by the handout's rules (17)-(19)."""
     b1 = b - E_i - y_i * delta_i * K_ii - y_j * delta_j * K_ij
     b2 = b - E_j - y_j * delta_j * K_jj - y_i * delta_i * K_ij
@@ -46,7 +67,15 @@ def _threshold(b, E_i, E_j, delta_i, delta_j, y_i, y_j, K_ii, K_jj, K_ij, alpha_
 
 
 def simplified_smo(
-    K, y, C, *, tol=1e-3, max_passes=10, max_iter=None, random_state=None, record_history=False
+    K,
+    y,
+    C,
+    *,
+    tol=1e-3,
+    max_passes=10,
+    max_iter=None,
+    random_state=None,
+    record_history=False,
 ):
     """Solve the SVM dual with the simplified SMO of the CS229 handout.
 
@@ -104,13 +133,22 @@ def simplified_smo(
     tol = check_tol(tol)
     max_iter = default_max_iter(max_iter, gram.n)
     if not isinstance(max_passes, (int, np.integer)) or max_passes < 1:
-        raise ValueError(f"max_passes must be a positive integer, got {max_passes!r}.")
+        raise ValueError(
+            f"max_passes must be a positive integer, got {max_passes!r}."
+        )
     rng = check_random_state(random_state)
 
     n, diagonal = gram.n, gram.diagonal()
     alpha, b = np.zeros(n), 0.0
     E = -y.copy()  # f(x) - b - y with alpha = 0; the handout's E_k is E[k] + b
-    history = {"dual_objective": [0.0], "kkt_violation": [max_violation(alpha, y, C, E)]} if record_history else None
+    history = (
+        {
+            "dual_objective": [0.0],
+            "kkt_violation": [max_violation(alpha, y, C, E)],
+        }
+        if record_history
+        else None
+    )
     n_iter, passes = 0, 0
     with column_blas_threads():
         while passes < max_passes and n_iter < max_iter:
@@ -127,22 +165,36 @@ def simplified_smo(
                 eta = diagonal[i] + diagonal[j] - 2.0 * K_i[j]
                 if eta <= 0:
                     continue
-                alpha_j = snap_to_bounds(min(max(alpha[j] + y[j] * (E[i] - E[j]) / eta, L), H), C, alpha[i] + alpha[j])
+                alpha_j = snap_to_bounds(
+                    min(max(alpha[j] + y[j] * (E[i] - E[j]) / eta, L), H),
+                    C,
+                    alpha[i] + alpha[j],
+                )
                 if abs(alpha_j - alpha[j]) < MIN_CHANGE:
                     continue
-                alpha_i = snap_to_bounds(alpha[i] + y[i] * y[j] * (alpha[j] - alpha_j), C, alpha[i] + alpha[j])
+                alpha_i = snap_to_bounds(
+                    alpha[i] + y[i] * y[j] * (alpha[j] - alpha_j),
+                    C,
+                    alpha[i] + alpha[j],
+                )
                 delta_i, delta_j = alpha_i - alpha[i], alpha_j - alpha[j]
                 b = _threshold(
                     b, E[i] + b, E[j] + b, delta_i, delta_j, y[i], y[j],
                     diagonal[i], diagonal[j], K_i[j], alpha_i, alpha_j, C,
                 )  # fmt: skip
-                E += np.float64(delta_i * y[i]) * K_i + np.float64(delta_j * y[j]) * gram.column(j)
+                E += np.float64(delta_i * y[i]) * K_i + np.float64(
+                    delta_j * y[j]
+                ) * gram.column(j)
                 alpha[i], alpha[j] = alpha_i, alpha_j
                 n_iter += 1
                 changed += 1
                 if history is not None:
-                    history["dual_objective"].append(dual_objective_from_errors(alpha, y, E))
-                    history["kkt_violation"].append(max_violation(alpha, y, C, E))
+                    history["dual_objective"].append(
+                        dual_objective_from_errors(alpha, y, E)
+                    )
+                    history["kkt_violation"].append(
+                        max_violation(alpha, y, C, E)
+                    )
                 if n_iter >= max_iter:
                     break
             passes = passes + 1 if changed == 0 else 0
@@ -150,7 +202,9 @@ def simplified_smo(
     violation = max_violation(alpha, y, C, E)
     converged = passes >= max_passes
     if not converged:
-        warn_not_converged("Simplified SMO", n_iter, max_iter, violation, tol, C)
+        warn_not_converged(
+            "Simplified SMO", n_iter, max_iter, violation, tol, C
+        )
     return SolverResult(
         alpha=alpha,
         b=float(b),
@@ -158,5 +212,7 @@ def simplified_smo(
         converged=converged,
         dual_objective=dual_objective_from_errors(alpha, y, E),
         kkt_violation=violation,
-        history=None if history is None else {key: np.asarray(v) for key, v in history.items()},
+        history=None
+        if history is None
+        else {key: np.asarray(v) for key, v in history.items()},
     )

@@ -31,9 +31,21 @@ The error cache ``E`` holds E_k = f(x_k) - b - y_k for every point (see
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ..duality import dual_objective_from_errors, index_sets, intercept_from_errors, max_violation
+from ..duality import (
+    dual_objective_from_errors,
+    index_sets,
+    intercept_from_errors,
+    max_violation,
+)
 from ..gram import as_gram, column_blas_threads
-from ._common import SolverResult, check_C, check_labels, check_tol, default_max_iter, warn_not_converged
+from ._common import (
+    SolverResult,
+    check_C,
+    check_labels,
+    check_tol,
+    default_max_iter,
+    warn_not_converged,
+)
 
 __all__ = ["smo", "two_variable_step", "step_bounds"]
 
@@ -71,7 +83,9 @@ def step_bounds(alpha_i, alpha_j, y_i, y_j, C):
     return max(0.0, alpha_i + alpha_j - C), min(C, alpha_i + alpha_j)
 
 
-def two_variable_step(alpha_i, alpha_j, y_i, y_j, E_i, E_j, K_ii, K_jj, K_ij, C):
+def two_variable_step(
+    alpha_i, alpha_j, y_i, y_j, E_i, E_j, K_ii, K_jj, K_ij, C
+):
     """Maximise the dual over the pair (alpha_i, alpha_j), the others fixed.
 
     Moving alpha_j by t and alpha_i by -y_i y_j t keeps sum_k alpha_k y_k
@@ -129,7 +143,9 @@ def two_variable_step(alpha_i, alpha_j, y_i, y_j, E_i, E_j, K_ii, K_jj, K_ij, C)
     # L and H are computed in floating point (C + alpha_j - alpha_i may round to
     # C minus one ulp): snap both multipliers onto the bounds they reach.
     scale = alpha_i + alpha_j
-    return snap_to_bounds(alpha_i_new, C, scale), snap_to_bounds(alpha_j_new, C, scale)
+    return snap_to_bounds(alpha_i_new, C, scale), snap_to_bounds(
+        alpha_j_new, C, scale
+    )
 
 
 def _better_end(alpha_j, L, H, slope, eta):
@@ -174,11 +190,17 @@ class _SMOState:
         self.E = -y.copy()  # alpha = 0, so f(x) - b = 0 and E = -y
         self.up, self.low = index_sets(self.alpha, y, C)
         self.n_iter = 0
-        self.history = {"dual_objective": [], "kkt_violation": []} if record_history else None
+        self.history = (
+            {"dual_objective": [], "kkt_violation": []}
+            if record_history
+            else None
+        )
 
     def record(self, violation):
         if self.history is not None:
-            self.history["dual_objective"].append(dual_objective_from_errors(self.alpha, self.y, self.E))
+            self.history["dual_objective"].append(
+                dual_objective_from_errors(self.alpha, self.y, self.E)
+            )
             self.history["kkt_violation"].append(violation)
 
     def step(self, i, j, K_i=None):
@@ -210,13 +232,17 @@ class _SMOState:
         violation = max_violation(self.alpha, self.y, self.C, self.E)
         history = None
         if self.history is not None:
-            history = {key: np.asarray(values) for key, values in self.history.items()}
+            history = {
+                key: np.asarray(values) for key, values in self.history.items()
+            }
         return SolverResult(
             alpha=self.alpha,
             b=intercept_from_errors(self.alpha, self.y, self.C, self.E),
             n_iter=self.n_iter,
             converged=violation <= tol,
-            dual_objective=dual_objective_from_errors(self.alpha, self.y, self.E),
+            dual_objective=dual_objective_from_errors(
+                self.alpha, self.y, self.E
+            ),
             kkt_violation=violation,
             history=history,
         )
@@ -282,7 +308,11 @@ class _Platt:
                 candidates = range(self.state.gram.n)
             else:
                 candidates = np.flatnonzero(self.non_bound())
-            changed = sum(self.examine_example(int(i)) for i in candidates if not self.exhausted())
+            changed = sum(
+                self.examine_example(int(i))
+                for i in candidates
+                if not self.exhausted()
+            )
             if examine_all:
                 examine_all = False
             elif changed == 0:
@@ -299,7 +329,9 @@ class _Platt:
         """Try to make progress with j as the second multiplier; return 1 if done."""
         s = self.state
         r_j = s.y[j] * (s.E[j] + self.b)  # y_j f(x_j) - 1
-        violates = (r_j < -self.kkt_tol and s.alpha[j] < s.C) or (r_j > self.kkt_tol and s.alpha[j] > 0)
+        violates = (r_j < -self.kkt_tol and s.alpha[j] < s.C) or (
+            r_j > self.kkt_tol and s.alpha[j] > 0
+        )
         if not violates:
             return 0
         non_bound = np.flatnonzero(self.non_bound())
@@ -322,7 +354,9 @@ class _Platt:
         if i == j or not s.step(i, j):
             return False
         alpha_j = s.alpha[j]
-        if abs(alpha_j - alpha_j_old) < self.EPS * (alpha_j + alpha_j_old + self.EPS):
+        if abs(alpha_j - alpha_j_old) < self.EPS * (
+            alpha_j + alpha_j_old + self.EPS
+        ):
             # too small to count; keep it (it is a valid ascent step) but look further
             return False
         # b makes a free point's f(x) equal its label: E (without b) + b = 0.
@@ -339,7 +373,17 @@ class _Platt:
         return True
 
 
-def smo(K, y, C, *, tol=1e-3, max_iter=None, selection="wss2", random_state=None, record_history=False):
+def smo(
+    K,
+    y,
+    C,
+    *,
+    tol=1e-3,
+    max_iter=None,
+    selection="wss2",
+    random_state=None,
+    record_history=False,
+):
     """Solve the SVM dual with sequential minimal optimization.
 
     Parameters
@@ -400,7 +444,9 @@ def smo(K, y, C, *, tol=1e-3, max_iter=None, selection="wss2", random_state=None
     tol = check_tol(tol)
     max_iter = default_max_iter(max_iter, gram.n)
     if selection not in ("wss2", "platt"):
-        raise ValueError(f"selection must be 'wss2' or 'platt', got {selection!r}.")
+        raise ValueError(
+            f"selection must be 'wss2' or 'platt', got {selection!r}."
+        )
 
     state = _SMOState(gram, y, C, record_history)
     with column_blas_threads():
@@ -408,8 +454,12 @@ def smo(K, y, C, *, tol=1e-3, max_iter=None, selection="wss2", random_state=None
             _solve_wss2(state, tol, max_iter)
         else:
             state.record(max_violation(state.alpha, y, C, state.E))
-            _Platt(state, tol, max_iter, check_random_state(random_state)).run()
+            _Platt(
+                state, tol, max_iter, check_random_state(random_state)
+            ).run()
     result = state.result(tol)
     if not result.converged:
-        warn_not_converged("SMO", state.n_iter, max_iter, result.kkt_violation, tol, C)
+        warn_not_converged(
+            "SMO", state.n_iter, max_iter, result.kkt_violation, tol, C
+        )
     return result
