@@ -1,10 +1,109 @@
-"""pytest settings for the whole book: notebooks run headless, as in the build.
+"""pytest settings for the whole book: notebooks run headless, and once.
 
-The chapter notebooks are executed by nbval with ``SVMBOOK_HEADLESS=1`` in
-the environment, the variable that the book build sets
-(``_ext/headless.py``), so the tests execute exactly what the build does.
+Two things happen here.
+
+1. The chapter notebooks are executed by nbval with ``SVMBOOK_HEADLESS=1``
+   in the environment, the variable that the book build sets
+   (``_ext/headless.py``), so that the tests execute exactly what the build
+   does.
+2. A notebook whose every code cell passed under nbval is written, with the
+   outputs nbval recorded, into the book's execution cache
+   (``_build/.jupyter_cache``, jupyter-cache's format, keyed by the hash of
+   the code cells). ``jupyter-book build`` then finds it there and does not
+   execute it a second time: ``pytest`` followed by the build runs every
+   chapter once. A notebook that failed, or was only partly run (``-k``,
+   ``-x``), is not cached, and the build executes it itself.
 """
 
 import os
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
 
 os.environ["SVMBOOK_HEADLESS"] = "1"
+
+BOOK_ROOT = Path(__file__).parent
+EXECUTION_CACHE = BOOK_ROOT / "_build" / ".jupyter_cache"
+
+
+class _NotebookRun:
+    """The cells of one notebook that ran under nbval, and whether all passed."""
+
+    def __init__(self):
+        self.cells = {}  # cell index among code cells -> item
+        self.passed = True
+        self.start = time.perf_counter()
+
+
+_runs = {}
+
+
+def _is_nbval_cell(item):
+    return type(item).__name__ == "IPyNbCell" and hasattr(item, "cell_num")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    if not _is_nbval_cell(item):
+        return
+    report = outcome.get_result()
+    run = _runs.setdefault(item.parent, _NotebookRun())
+    if report.when == "call":
+        run.cells[item.cell_num] = item
+    if report.failed or report.skipped:
+        run.passed = False
+
+
+def pytest_runtest_teardown(item, nextitem):
+    if not _is_nbval_cell(item):
+        return
+    if nextitem is not None and nextitem.parent is item.parent:
+        return
+    run = _runs.pop(item.parent, None)
+    if run is not None and run.passed:
+        _cache_executed(item.parent, run)
+
+
+def _executed_notebook(notebook_file, run):
+    """The notebook as nbval read it, with the outputs of this run."""
+    nb = nbformat.from_dict(notebook_file.nb)
+    code_cells = [cell for cell in nb.cells if cell.cell_type == "code"]
+    if set(run.cells) != set(range(len(code_cells))):
+        return None  # not every code cell ran (-k, -x, deselection)
+    for count, cell in enumerate(code_cells, start=1):
+        cell.execution_count = count
+        cell.outputs = [
+            _with_count(output, count)
+            for output in run.cells[count - 1].test_outputs
+        ]
+    return nb
+
+
+def _with_count(output, count):
+    output = nbformat.from_dict(output)
+    if output.output_type == "execute_result":
+        output.execution_count = count
+    return output
+
+
+def _cache_executed(notebook_file, run):
+    """Add the executed notebook to the build's jupyter-cache."""
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import CacheBundleIn
+
+    nb = _executed_notebook(notebook_file, run)
+    if nb is None:
+        return
+    nbformat.validate(nb)
+    cache = get_cache(str(EXECUTION_CACHE))
+    seconds = time.perf_counter() - run.start
+    cache.cache_notebook_bundle(
+        CacheBundleIn(
+            nb, str(notebook_file.path), data={"execution_seconds": seconds}
+        ),
+        check_validity=True,
+        overwrite=True,
+    )
