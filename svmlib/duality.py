@@ -35,7 +35,7 @@ margin*):
 
 import numpy as np
 
-from .gram import DenseGram
+from ._validation import check_C, check_data, check_gram, check_labels
 
 __all__ = [
     "dual_objective",
@@ -226,33 +226,34 @@ def _check_problem(alpha, K, y, C=None):
 
     Raises ValueError naming the problem: K not square or not finite, y not
     of length n with labels in {-1, +1} and both classes, alpha not of
-    length n or not finite, C not in (0, inf].
+    length n or not finite, C neither in (0, inf] nor per-point bounds.
     """
-    # imported here: svmlib.solvers imports this module
-    from .solvers._common import check_C, check_labels
-
-    K = DenseGram(K).K.astype(np.float64, copy=False)
+    K = check_gram(K).astype(np.float64, copy=False)
     n = K.shape[0]
     y = check_labels(y, n)
     alpha = np.asarray(alpha, dtype=np.float64)
     if alpha.shape != (n,):
         raise ValueError(
-            f"alpha must be a 1-D array of length {n} (one multiplier per point), got shape {alpha.shape}."
+            f"alpha must be a 1-D array of length {n} (one multiplier per "
+            f"point), got shape {alpha.shape}."
         )
     if not np.all(np.isfinite(alpha)):
         raise ValueError("alpha contains NaN or infinity.")
     if C is not None:
-        C = check_C(C)
+        C = check_C(C, y)
     return alpha, K, y, C
 
 
 def _check_in_box(alpha, C, atol=1e-12):
-    """Raise ValueError if some alpha_i lies outside [0, C] (beyond rounding)."""
+    """Raise ValueError if some alpha_i is outside [0, C_i] beyond rounding."""
     scale = atol * max(1.0, float(np.max(alpha, initial=0.0)))
-    if np.any(alpha < -scale) or np.any(alpha > C + scale):
+    outside = (alpha < -scale) | (alpha > C + scale)
+    if np.any(outside):
+        i = int(np.argmax(outside))
+        C_i = float(np.broadcast_to(C, alpha.shape)[i])
         raise ValueError(
-            f"alpha must lie in the box [0, C] = [0, {C:g}]; got values in "
-            f"[{alpha.min():.3g}, {alpha.max():.3g}]."
+            f"alpha must lie in the box 0 <= alpha_i <= C_i; alpha_{i} = "
+            f"{alpha[i]:.3g} is outside [0, {C_i:g}]."
         )
 
 
@@ -263,11 +264,11 @@ def _primal_from_margins(half_norm_w2, margins, C, feasibility_tol):
     feasible set m_i >= 1 - feasibility_tol and +inf outside it.
     """
     hinge = np.maximum(0.0, 1.0 - margins)
-    if np.isinf(C):
+    if np.ndim(C) == 0 and np.isinf(C):
         return (
             float(half_norm_w2) if np.all(hinge <= feasibility_tol) else np.inf
         )
-    return float(half_norm_w2 + C * hinge.sum())
+    return float(half_norm_w2 + np.sum(C * hinge))
 
 
 def primal_objective(w, b, X, y, C, *, feasibility_tol=1e-3):
@@ -313,22 +314,14 @@ def primal_objective(w, b, X, y, C, *, feasibility_tol=1e-3):
     objective of :func:`svmlib.solvers.primal_gd`,
     lam/2 ||w||^2 + mean hinge, equals ``lam * primal_objective(..., C=1/(lam n))``.
     """
-    from .solvers._common import check_C, check_labels
-
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(
-            f"X must be a 2-D array of shape (n_samples, n_features), got shape {X.shape}."
-        )
-    if not np.all(np.isfinite(X)):
-        raise ValueError("X contains NaN or infinity.")
+    X = check_data(X, "X", dtype=np.float64)
     w = np.asarray(w, dtype=np.float64)
     if w.shape != (X.shape[1],):
         raise ValueError(
             f"w must have shape ({X.shape[1]},) to match X, got shape {w.shape}."
         )
     y = check_labels(y, X.shape[0])
-    C = check_C(C)
+    C = check_C(C, y)
     margins = y * (X @ w + float(b))
     return _primal_from_margins(
         0.5 * float(w @ w), margins, C, feasibility_tol

@@ -18,12 +18,16 @@ Book chapter: *Scaling up* (part III).
 from collections import OrderedDict
 
 import numpy as np
+import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
+
+from ._validation import check_gram, check_positive, float_dtype
 
 __all__ = [
     "DenseGram",
     "CachedGram",
     "as_gram",
+    "gram_fits",
     "make_gram",
     "column_blas_threads",
 ]
@@ -46,17 +50,8 @@ class DenseGram:
     """
 
     def __init__(self, K):
-        K = np.asarray(K)
-        if K.dtype != np.float32:
-            K = K.astype(np.float64, copy=False)
-        if K.ndim != 2 or K.shape[0] != K.shape[1]:
-            raise ValueError(
-                f"The Gram matrix K must be square, got shape {K.shape}."
-            )
-        if not np.all(np.isfinite(K)):
-            raise ValueError("The Gram matrix K contains NaN or infinity.")
-        self.K = np.ascontiguousarray(K)
-        self.n = K.shape[0]
+        self.K = check_gram(K)
+        self.n = self.K.shape[0]
         self._diagonal = np.diagonal(self.K).astype(np.float64)
 
     def diagonal(self):
@@ -73,13 +68,21 @@ class CachedGram:
 
     Parameters
     ----------
-    X : ndarray of shape (n, d)
-        Training points.
+    X : ndarray or scipy.sparse matrix of shape (n, d)
+        Training points; a sparse matrix is converted to CSR once, so that
+        the row ``X[i : i + 1]`` of each column is cheap.
     kernel : callable
-        ``kernel(X, Z)`` returns the Gram matrix of shape (len(X), len(Z)).
+        ``kernel(X, Z)`` returns the Gram matrix of shape (len(X), len(Z))
+        as an ndarray (the kernels of :mod:`svmlib.kernels` accept sparse
+        X and Z).
     cache_size : float
-        Memory for cached columns, in MiB. At least two columns are always
-        kept (SMO needs two at a time).
+        Memory for cached columns, in MiB, > 0. At least two columns are
+        always kept (SMO needs two at a time).
+
+    Raises
+    ------
+    ValueError
+        If ``cache_size`` is not a positive number.
 
     Attributes
     ----------
@@ -88,10 +91,11 @@ class CachedGram:
     """
 
     def __init__(self, X, kernel, cache_size):
-        self.X = X
+        self.X = X.tocsr() if sp.issparse(X) else X
         self.kernel = kernel
         self.n = X.shape[0]
-        itemsize = np.result_type(X.dtype, np.float32).itemsize
+        itemsize = float_dtype(X.dtype).itemsize
+        cache_size = check_positive(cache_size, "cache_size")
         self.max_columns = max(
             2, int(cache_size * _MIB // (self.n * itemsize))
         )
@@ -122,8 +126,8 @@ class CachedGram:
 def _kernel_diagonal(X, kernel, block=512):
     """K(x_i, x_i) for all i, in blocks of ``block`` rows."""
     parts = [
-        np.diagonal(kernel(X[s : s + block], X[s : s + block]))
-        for s in range(0, X.shape[0], block)
+        np.diagonal(kernel(X[start : start + block], X[start : start + block]))
+        for start in range(0, X.shape[0], block)
     ]
     return np.concatenate(parts).astype(np.float64)
 
@@ -135,25 +139,68 @@ def as_gram(K):
     return DenseGram(K)
 
 
-def make_gram(X, kernel, cache_size):
-    """The Gram matrix of ``X``: dense if it fits ``cache_size`` MiB, else cached.
+def gram_fits(n, dtype, cache_size):
+    """Whether an n x n Gram matrix of ``dtype`` fits in ``cache_size`` MiB.
+
+    The one memory-budget rule of svmlib: :func:`make_gram` and the
+    estimators precompute the Gram matrix when it fits, and fall back on
+    :class:`CachedGram` otherwise (LIBSVM's ``cache_size``, in MiB).
 
     Parameters
     ----------
-    X : ndarray of shape (n, d)
+    n : int
+        Number of training points.
+    dtype : numpy dtype
+        dtype of the *data*; the Gram matrix is float32 for float32 data and
+        float64 otherwise (:func:`svmlib._validation.float_dtype`).
+    cache_size : float
+        Memory budget in MiB (2^20 bytes), > 0.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError
+        If ``cache_size`` is not a positive number.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.gram import gram_fits
+    >>> gram_fits(1024, np.float64, 8)  # 1024^2 * 8 bytes = 8 MiB
+    True
+    >>> gram_fits(1025, np.float64, 8)
+    False
+    """
+    cache_size = check_positive(cache_size, "cache_size", allow_inf=True)
+    return n * n * float_dtype(dtype).itemsize <= cache_size * _MIB
+
+
+def make_gram(X, kernel, cache_size):
+    """The Gram matrix of ``X``: dense if it fits the budget, else cached.
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse matrix of shape (n, d)
         Training points (float32 gives a float32 Gram matrix).
     kernel : callable
         ``kernel(X, Z)`` returns the Gram matrix of shape (len(X), len(Z)).
     cache_size : float
-        Memory budget in MiB.
+        Memory budget in MiB, > 0 (see :func:`gram_fits`).
 
     Returns
     -------
     DenseGram or CachedGram
+
+    Raises
+    ------
+    ValueError
+        If ``cache_size`` is not a positive number, or the kernel returns a
+        matrix that is not square or not finite.
     """
-    n = X.shape[0]
-    itemsize = np.result_type(X.dtype, np.float32).itemsize
-    if n * n * itemsize <= cache_size * _MIB:
+    if gram_fits(X.shape[0], X.dtype, cache_size):
         return DenseGram(kernel(X, X))
     return CachedGram(X, kernel, cache_size)
 

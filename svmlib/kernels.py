@@ -8,7 +8,9 @@ no Python loop over pairs of points.
 
 The output dtype follows the input: float32 data gives a float32 Gram matrix
 (half the memory and about twice the speed of float64), anything else is
-computed in float64.
+computed in float64. ``X`` and ``Z`` may be ``scipy.sparse`` matrices (CSR,
+CSC or any other format, converted to CSR): the products are then sparse,
+and the Gram matrix is returned as a dense ndarray all the same.
 
 The second half of the module is a small *kernel algebra*: kernel objects
 (:class:`Linear`, :class:`Polynomial`, :class:`RBF`, :class:`Sigmoid`,
@@ -24,12 +26,20 @@ random Fourier features; the parametrizations follow the book (``sigma``) and
 scikit-learn (``gamma``).
 """
 
-import numbers
-
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._validation import (
+    check_data,
+    check_int,
+    check_nonnegative,
+    check_positive,
+    check_real,
+    is_real,
+)
 
 __all__ = [
     "linear_kernel",
@@ -37,7 +47,10 @@ __all__ = [
     "rbf_kernel",
     "sigmoid_kernel",
     "exponential_kernel",
+    "squared_distances",
     "rbf_gamma",
+    "kernel_from_name",
+    "KERNEL_NAMES",
     "Kernel",
     "Linear",
     "Polynomial",
@@ -54,12 +67,17 @@ __all__ = [
 
 
 def _as_pair(X, Z):
-    """Return ``X`` and ``Z`` as 2-D float arrays of matching width.
+    """``X`` and ``Z`` as 2-D float arrays (or CSR matrices) of one width.
 
-    float32 input stays float32; everything else becomes float64.
+    float32 input stays float32; everything else becomes float64, and Z
+    takes the dtype of X.
     """
-    X = _as_2d_float(X, "X")
-    Z = X if Z is None else _as_2d_float(Z, "Z", dtype=X.dtype)
+    X = check_data(X, "X", accept_sparse=True)
+    Z = (
+        X
+        if Z is None
+        else check_data(Z, "Z", dtype=X.dtype, accept_sparse=True)
+    )
     if X.shape[1] != Z.shape[1]:
         raise ValueError(
             f"X and Z must have the same number of features, got X with "
@@ -68,43 +86,19 @@ def _as_pair(X, Z):
     return X, Z
 
 
-def _as_2d_float(A, name, dtype=None):
-    A = np.asarray(A)
-    if dtype is None:
-        dtype = np.float32 if A.dtype == np.float32 else np.float64
-    A = A.astype(dtype, copy=False)
-    if A.ndim != 2:
-        raise ValueError(
-            f"{name} must be a 2-D array of shape (n_samples, n_features), got shape {A.shape}."
-        )
-    if not np.all(np.isfinite(A)):
-        raise ValueError(f"{name} contains NaN or infinity.")
-    return A
+def _inner_products(X, Z):
+    """X @ Z.T as a new dense ndarray (one BLAS call, or a sparse product)."""
+    products = X @ Z.T
+    if sp.issparse(products):
+        return products.toarray()
+    return np.array(products, dtype=X.dtype, copy=False)
 
 
-def _check_positive(value, name):
-    if (
-        not isinstance(value, numbers.Real)
-        or isinstance(value, bool)
-        or not value > 0
-        or not np.isfinite(value)
-    ):
-        raise ValueError(
-            f"{name} must be a positive finite number, got {value!r}."
-        )
-    return float(value)
-
-
-def _check_real(value, name):
-    if (
-        not isinstance(value, numbers.Real)
-        or isinstance(value, bool)
-        or not np.isfinite(value)
-    ):
-        raise ValueError(
-            f"{name} must be a finite real number, got {value!r}."
-        )
-    return float(value)
+def _squared_norms(X):
+    """||x_i||^2 for every row of X (dense or sparse), shape (n,)."""
+    if sp.issparse(X):
+        return np.asarray(X.multiply(X).sum(axis=1), dtype=X.dtype).ravel()
+    return np.einsum("ij,ij->i", X, X)
 
 
 def linear_kernel(X, Z=None):
@@ -128,7 +122,7 @@ def linear_kernel(X, Z=None):
         If an input is not 2-D, contains NaN or infinity, or the widths differ.
     """
     X, Z = _as_pair(X, Z)
-    return X @ Z.T
+    return _inner_products(X, Z)
 
 
 def polynomial_kernel(X, Z=None, *, degree=3, gamma=1.0, coef0=1.0):
@@ -158,19 +152,14 @@ def polynomial_kernel(X, Z=None, *, degree=3, gamma=1.0, coef0=1.0):
         If ``degree`` is not an integer >= 1, ``gamma`` is not positive, or
         the inputs are invalid (see :func:`linear_kernel`).
     """
-    if (
-        not isinstance(degree, numbers.Integral)
-        or isinstance(degree, bool)
-        or degree < 1
-    ):
-        raise ValueError(f"degree must be an integer >= 1, got {degree!r}.")
-    gamma = _check_positive(gamma, "gamma")
-    coef0 = _check_real(coef0, "coef0")
+    degree = check_int(degree, "degree")
+    gamma = check_positive(gamma, "gamma")
+    coef0 = check_real(coef0, "coef0")
     X, Z = _as_pair(X, Z)
-    K = X @ Z.T
+    K = _inner_products(X, Z)
     K *= gamma
     K += coef0
-    return K ** int(degree)
+    return K**degree
 
 
 def rbf_gamma(sigma=None, gamma=None):
@@ -205,21 +194,39 @@ def rbf_gamma(sigma=None, gamma=None):
     if sigma is None and gamma is None:
         raise ValueError("The RBF kernel needs sigma or gamma.")
     if sigma is not None:
-        sigma = _check_positive(sigma, "sigma")
+        sigma = check_positive(sigma, "sigma")
         return 1.0 / (2.0 * sigma**2)
-    return _check_positive(gamma, "gamma")
+    return check_positive(gamma, "gamma")
 
 
 def squared_distances(X, Z=None):
-    """Squared Euclidean distances ||x_i - z_j||^2, shape (n, m).
+    """Squared Euclidean distances ||x_i - z_j||^2.
 
-    Computed as ||x||^2 + ||z||^2 - 2 x . z with one BLAS call; tiny negative
-    values from rounding are set to zero.
+    Computed as ||x||^2 + ||z||^2 - 2 x . z with one BLAS call (or one
+    sparse product); tiny negative values from rounding are set to zero.
+
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (n, d)
+    Z : array-like or sparse matrix of shape (m, d), default=None
+        ``None`` means ``X``.
+
+    Returns
+    -------
+    D : ndarray of shape (n, m)
+        In squared feature units; float32 if ``X`` is float32, float64
+        otherwise.
+
+    Raises
+    ------
+    ValueError
+        If an input is not 2-D, contains NaN or infinity, or the widths
+        differ.
     """
     X, Z = _as_pair(X, Z)
-    x_sq = np.einsum("ij,ij->i", X, X)
-    z_sq = x_sq if Z is X else np.einsum("ij,ij->i", Z, Z)
-    D = X @ Z.T
+    x_sq = _squared_norms(X)
+    z_sq = x_sq if Z is X else _squared_norms(Z)
+    D = _inner_products(X, Z)
     D *= -2.0
     D += x_sq[:, None]
     D += z_sq[None, :]
@@ -288,10 +295,10 @@ def sigmoid_kernel(X, Z=None, *, gamma=1.0, coef0=0.0):
     ValueError
         If ``gamma`` is not positive or the inputs are invalid.
     """
-    gamma = _check_positive(gamma, "gamma")
-    coef0 = _check_real(coef0, "coef0")
+    gamma = check_positive(gamma, "gamma")
+    coef0 = check_real(coef0, "coef0")
     X, Z = _as_pair(X, Z)
-    K = X @ Z.T
+    K = _inner_products(X, Z)
     K *= gamma
     K += coef0
     return np.tanh(K, out=K)
@@ -304,7 +311,8 @@ def exponential_kernel(X, Z=None, *, scale=1.0):
     semi-definite by the composition rules, and it is a Gaussian kernel in
     disguise:
 
-        exp(s x . z) = exp(s ||x||^2 / 2) exp(s ||z||^2 / 2) exp(-s ||x - z||^2 / 2).
+        exp(s x . z)
+            = exp(s ||x||^2 / 2) exp(s ||z||^2 / 2) exp(-s ||x - z||^2 / 2).
 
     On L2-normalised inputs (||x|| = ||z|| = 1) it equals e^s times the RBF
     kernel with gamma = s / 2. Without normalisation the values grow as
@@ -337,9 +345,9 @@ def exponential_kernel(X, Z=None, *, scale=1.0):
     Schölkopf & Smola (2002), section 13.1 (the exponential of a kernel is a
     kernel); the book's source notes on hard-margin SMO with this kernel.
     """
-    scale = _check_positive(scale, "scale")
+    scale = check_positive(scale, "scale")
     X, Z = _as_pair(X, Z)
-    K = X @ Z.T
+    K = _inner_products(X, Z)
     K *= scale
     return np.exp(K, out=K)
 
@@ -349,12 +357,8 @@ def exponential_kernel(X, Z=None, *, scale=1.0):
 # ---------------------------------------------------------------------------
 
 
-def _is_real(value):
-    return isinstance(value, numbers.Real) and not isinstance(value, bool)
-
-
 class Kernel:
-    """Base class of kernel objects: callable on (X, Z=None), closed under the composition rules.
+    """Base class of kernel objects: callable, closed under composition.
 
     A kernel object ``k`` is called like the kernel functions of this module:
     ``k(X, Z)`` returns the Gram matrix of shape (len(X), len(Z)) and
@@ -364,15 +368,15 @@ class Kernel:
     Kernel objects combine by the rules that preserve positive
     semi-definiteness (Schölkopf & Smola 2002, section 13.1):
 
-    ==================  =============================  ==================
-    expression          Gram matrix                    class
-    ==================  =============================  ==================
-    ``k1 + k2``         K1 + K2                        :class:`Sum`
-    ``k1 * k2``         K1 * K2 (element-wise)         :class:`Product`
-    ``c * k``, c > 0    c K                            :class:`Scaled`
-    ``k + c``, c >= 0   K + c                          :class:`Sum` with :class:`Constant`
-    ``k.exp()``         exp(K) (element-wise)          :class:`Exp`
-    ==================  =============================  ==================
+    ==================  ======================  =========================
+    expression          Gram matrix             class
+    ==================  ======================  =========================
+    ``k1 + k2``         K1 + K2                 :class:`Sum`
+    ``k1 * k2``         K1 * K2 (element-wise)  :class:`Product`
+    ``c * k``, c > 0    c K                     :class:`Scaled`
+    ``k + c``, c >= 0   K + c                   :class:`Sum`, :class:`Constant`
+    ``k.exp()``         exp(K) (element-wise)   :class:`Exp`
+    ==================  ======================  =========================
 
     A negative multiple is refused with a ValueError: it is not a kernel.
 
@@ -390,9 +394,11 @@ class Kernel:
     (3, 3)
     """
 
-    #: Binding strength for repr: 1 for sums, 2 for products and scalings, 3 for atoms.
+    #: Binding strength for repr: 1 for sums, 2 for products and
+    #: scalings, 3 for atoms.
     _precedence = 3
-    #: Arrays do not combine with kernels (``K + np.eye(n)`` is a TypeError, not an object array).
+    #: Arrays do not combine with kernels (``K + np.eye(n)`` is a
+    #: TypeError, not an object array).
     __array_ufunc__ = None
 
     def __call__(self, X, Z=None):
@@ -415,25 +421,25 @@ class Kernel:
     def __add__(self, other):
         if isinstance(other, Kernel):
             return Sum(self, other)
-        if _is_real(other):
+        if is_real(other):
             return self if other == 0 else Sum(self, Constant(other))
         return NotImplemented
 
     def __radd__(self, other):
         # makes sum([k1, k2, ...]) work: it starts from 0
-        if _is_real(other):
+        if is_real(other):
             return self if other == 0 else Sum(Constant(other), self)
         return NotImplemented
 
     def __mul__(self, other):
         if isinstance(other, Kernel):
             return Product(self, other)
-        if _is_real(other):
+        if is_real(other):
             return Scaled(other, self)
         return NotImplemented
 
     def __rmul__(self, other):
-        if _is_real(other):
+        if is_real(other):
             return Scaled(other, self)
         return NotImplemented
 
@@ -470,7 +476,7 @@ class Sum(Kernel):
 
 
 class Product(Kernel):
-    """K(x, z) = K1(x, z) K2(x, z): the feature map is the tensor product of the two.
+    """K(x, z) = K1(x, z) K2(x, z): the tensor product of the feature maps.
 
     Its Gram matrix is the element-wise (Schur) product of two PSD matrices,
     PSD by the Schur product theorem.
@@ -507,18 +513,15 @@ class Scaled(Kernel):
     Raises
     ------
     ValueError
-        If ``factor`` is not a positive finite number (a negative multiple of
-        a kernel is not a kernel).
+        If ``factor`` is not a positive finite number (c K is positive
+        semi-definite only for c > 0: a negative multiple of a kernel is not
+        a kernel).
     """
 
     _precedence = 2
 
     def __init__(self, factor, kernel):
-        if not _is_real(factor) or not factor > 0 or not np.isfinite(factor):
-            raise ValueError(
-                f"A kernel can only be scaled by a positive number (c K is PSD only for c > 0), got {factor!r}."
-            )
-        self.factor = float(factor)
+        self.factor = check_positive(factor, "factor")
         self.kernel = _check_kernel(kernel, "kernel")
 
     def _gram(self, X, Z):
@@ -530,7 +533,7 @@ class Scaled(Kernel):
 
 
 class Constant(Kernel):
-    """K(x, z) = c with c >= 0: the kernel of the one-dimensional feature map sqrt(c).
+    """K(x, z) = c with c >= 0: the kernel of the constant feature sqrt(c).
 
     Parameters
     ----------
@@ -544,11 +547,7 @@ class Constant(Kernel):
     """
 
     def __init__(self, value):
-        if not _is_real(value) or not value >= 0 or not np.isfinite(value):
-            raise ValueError(
-                f"A constant kernel must be a non-negative number, got {value!r}."
-            )
-        self.value = float(value)
+        self.value = check_nonnegative(value, "value")
 
     def _gram(self, X, Z):
         return np.full((X.shape[0], Z.shape[0]), self.value, dtype=X.dtype)
@@ -583,7 +582,8 @@ class Exp(Kernel):
 def _check_kernel(kernel, name):
     if not isinstance(kernel, Kernel):
         raise ValueError(
-            f"{name} must be a svmlib.kernels.Kernel, got {type(kernel).__name__}."
+            f"{name} must be a svmlib.kernels.Kernel, got "
+            f"{type(kernel).__name__}."
         )
     return kernel
 
@@ -599,7 +599,7 @@ class Linear(Kernel):
 
 
 class Polynomial(Kernel):
-    """The polynomial kernel (gamma x . z + coef0) ** degree as a kernel object.
+    """The polynomial kernel (gamma x . z + coef0) ** degree as an object.
 
     Parameters
     ----------
@@ -616,17 +616,9 @@ class Polynomial(Kernel):
     """
 
     def __init__(self, degree=3, gamma=1.0, coef0=1.0):
-        if (
-            not isinstance(degree, numbers.Integral)
-            or isinstance(degree, bool)
-            or degree < 1
-        ):
-            raise ValueError(
-                f"degree must be an integer >= 1, got {degree!r}."
-            )
-        self.degree = int(degree)
-        self.gamma = _check_positive(gamma, "gamma")
-        self.coef0 = _check_real(coef0, "coef0")
+        self.degree = check_int(degree, "degree")
+        self.gamma = check_positive(gamma, "gamma")
+        self.coef0 = check_real(coef0, "coef0")
 
     def _gram(self, X, Z):
         return polynomial_kernel(
@@ -634,7 +626,10 @@ class Polynomial(Kernel):
         )
 
     def __repr__(self):
-        return f"Polynomial(degree={self.degree}, gamma={self.gamma:g}, coef0={self.coef0:g})"
+        return (
+            f"Polynomial(degree={self.degree}, gamma={self.gamma:g}, "
+            f"coef0={self.coef0:g})"
+        )
 
 
 class RBF(Kernel):
@@ -653,12 +648,13 @@ class RBF(Kernel):
     """
 
     def __init__(self, sigma=None, gamma=None):
-        self.gamma_ = rbf_gamma(sigma=sigma, gamma=gamma)
         self.sigma = sigma
         self.gamma = gamma
+        # the resolved gamma, whichever parametrization was given
+        self._gamma = rbf_gamma(sigma=sigma, gamma=gamma)
 
     def _gram(self, X, Z):
-        return rbf_kernel(X, Z, gamma=self.gamma_)
+        return rbf_kernel(X, Z, gamma=self._gamma)
 
     def __repr__(self):
         if self.sigma is not None:
@@ -684,8 +680,8 @@ class Sigmoid(Kernel):
     """
 
     def __init__(self, gamma=1.0, coef0=0.0):
-        self.gamma = _check_positive(gamma, "gamma")
-        self.coef0 = _check_real(coef0, "coef0")
+        self.gamma = check_positive(gamma, "gamma")
+        self.coef0 = check_real(coef0, "coef0")
 
     def _gram(self, X, Z):
         return sigmoid_kernel(X, Z, gamma=self.gamma, coef0=self.coef0)
@@ -695,7 +691,9 @@ class Sigmoid(Kernel):
 
 
 class Exponential(Kernel):
-    """The exponential kernel exp(scale x . z) as a kernel object (see ``exponential_kernel``).
+    """The exponential kernel exp(scale x . z) as a kernel object.
+
+    See :func:`exponential_kernel`.
 
     ``Exponential(scale=s)`` has the same Gram matrix as
     ``(s * Linear()).exp()``, computed with one exponential pass.
@@ -711,7 +709,7 @@ class Exponential(Kernel):
     """
 
     def __init__(self, scale=1.0):
-        self.scale = _check_positive(scale, "scale")
+        self.scale = check_positive(scale, "scale")
 
     def _gram(self, X, Z):
         return exponential_kernel(X, Z, scale=self.scale)
@@ -720,26 +718,91 @@ class Exponential(Kernel):
         return f"Exponential(scale={self.scale:g})"
 
 
+#: The kernel names of :func:`kernel_from_name` (scikit-learn's SVC names).
+KERNEL_NAMES = ("linear", "poly", "rbf", "sigmoid")
+
+
+def kernel_from_name(name, *, gamma=1.0, degree=3, coef0=0.0):
+    """The kernel object that scikit-learn's SVC means by ``kernel=name``.
+
+    ====================  ================================  ================
+    ``name``              K(x, z)                           object
+    ====================  ================================  ================
+    ``"linear"``          x . z                             :class:`Linear`
+    ``"poly"``            (gamma x . z + coef0) ** degree   :class:`Polynomial`
+    ``"rbf"``             exp(-gamma ||x - z||^2)           :class:`RBF`
+    ``"sigmoid"``         tanh(gamma x . z + coef0)         :class:`Sigmoid`
+    ====================  ================================  ================
+
+    Parameters
+    ----------
+    name : {"linear", "poly", "rbf", "sigmoid"}
+        The kernel's name.
+    gamma : float, default=1.0
+        Scale of the inner product ("poly", "sigmoid") or inverse squared
+        length scale ("rbf"), in inverse squared feature units; > 0.
+        Resolve scikit-learn's "scale" and "auto", or the book's sigma
+        (:func:`rbf_gamma`), before calling. Ignored by "linear".
+    degree : int, default=3
+        Degree of "poly", >= 1; ignored by the others.
+    coef0 : float, default=0.0
+        Constant term of "poly" and "sigmoid"; ignored by the others. The
+        defaults of degree and coef0 are scikit-learn's.
+
+    Returns
+    -------
+    Kernel
+        A callable ``kernel(X, Z=None)`` that returns the Gram matrix.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not one of :data:`KERNEL_NAMES`, or a parameter that
+        the kernel uses is invalid.
+
+    Examples
+    --------
+    >>> from svmlib.kernels import kernel_from_name
+    >>> kernel_from_name("rbf", gamma=0.5)
+    RBF(gamma=0.5)
+    >>> kernel_from_name("poly", gamma=2.0, degree=2, coef0=1.0)
+    Polynomial(degree=2, gamma=2, coef0=1)
+    """
+    if name == "linear":
+        return Linear()
+    if name == "poly":
+        return Polynomial(degree=degree, gamma=gamma, coef0=coef0)
+    if name == "rbf":
+        return RBF(gamma=gamma)
+    if name == "sigmoid":
+        return Sigmoid(gamma=gamma, coef0=coef0)
+    raise ValueError(f"kernel must be one of {KERNEL_NAMES}, got {name!r}.")
+
+
 # ---------------------------------------------------------------------------
 # Random features for the exponential kernel
 # ---------------------------------------------------------------------------
 
 
 class ExponentialRandomFeatures(TransformerMixin, BaseEstimator):
-    """Trigonometric random features whose inner products approximate exp(scale x . z).
+    """Trigonometric random features: phi(x) . phi(z) ~ exp(scale x . z).
 
     Write the exponential kernel as a Gaussian kernel times two envelopes,
 
-        exp(s x . z) = exp(s ||x||^2 / 2) exp(s ||z||^2 / 2) exp(-s ||x - z||^2 / 2),
+        exp(s x . z)
+            = exp(s ||x||^2 / 2) exp(s ||z||^2 / 2) exp(-s ||x - z||^2 / 2),
 
     and replace the Gaussian factor by its random Fourier expansion (Bochner's
     theorem): for w ~ N(0, s I),
 
-        exp(-s ||x - z||^2 / 2) = E[cos(w . (x - z))] = E[cos(w . x) cos(w . z) + sin(w . x) sin(w . z)].
+        exp(-s ||x - z||^2 / 2) = E[cos(w . (x - z))]
+            = E[cos(w . x) cos(w . z) + sin(w . x) sin(w . z)].
 
     With m frequencies w_1, ..., w_m the map
 
-        phi(x) = exp(s ||x||^2 / 2) / sqrt(m) [cos(w_1 . x), ..., cos(w_m . x), sin(w_1 . x), ..., sin(w_m . x)]
+        phi(x) = exp(s ||x||^2 / 2) / sqrt(m)
+                 [cos(w_1 . x), ..., cos(w_m . x),
+                  sin(w_1 . x), ..., sin(w_m . x)]
 
     has E[phi(x) . phi(z)] = exp(s x . z) exactly, with a Monte Carlo error
     that falls like 1 / sqrt(m). On L2-normalised inputs the envelope is the
@@ -777,7 +840,8 @@ class ExponentialRandomFeatures(TransformerMixin, BaseEstimator):
     --------
     >>> import numpy as np
     >>> from sklearn.preprocessing import normalize
-    >>> from svmlib.kernels import ExponentialRandomFeatures, exponential_kernel
+    >>> from svmlib.kernels import (
+    ...     ExponentialRandomFeatures, exponential_kernel)
     >>> X = normalize(np.random.default_rng(0).normal(size=(50, 5)))
     >>> Phi = ExponentialRandomFeatures(4000, random_state=0).fit_transform(X)
     >>> float(np.abs(Phi @ Phi.T - exponential_kernel(X)).max()) < 0.2
@@ -802,15 +866,11 @@ class ExponentialRandomFeatures(TransformerMixin, BaseEstimator):
         self
         """
         X = validate_data(self, X, dtype=np.float64)
-        m = self.n_components
-        if not isinstance(m, numbers.Integral) or isinstance(m, bool) or m < 1:
-            raise ValueError(
-                f"n_components must be a positive integer, got {m!r}."
-            )
-        scale = _check_positive(self.scale, "scale")
+        m = check_int(self.n_components, "n_components")
+        scale = check_positive(self.scale, "scale")
         rng = check_random_state(self.random_state)
         self.frequencies_ = rng.normal(
-            scale=np.sqrt(scale), size=(int(m), X.shape[1])
+            scale=np.sqrt(scale), size=(m, X.shape[1])
         )
         return self
 

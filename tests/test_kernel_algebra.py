@@ -183,8 +183,8 @@ def test_float32_stays_float32():
 @pytest.mark.parametrize(
     "call, error, message",
     [
-        (lambda: -1.0 * Linear(), ValueError, "positive number"),
-        (lambda: Linear() * 0, ValueError, "positive number"),
+        (lambda: -1.0 * Linear(), ValueError, "factor must be a positive"),
+        (lambda: Linear() * 0, ValueError, "factor must be a positive"),
         (lambda: Linear() + (-1.0), ValueError, "non-negative"),
         (lambda: Linear() * "a", TypeError, None),
         (lambda: Linear() + np.eye(2), TypeError, None),
@@ -344,7 +344,7 @@ def test_random_features_shapes_seed_and_unnormalised_inputs():
         (
             lambda: ExponentialRandomFeatures(0).fit(X),
             ValueError,
-            "n_components must be a positive integer",
+            "n_components must be an integer >= 1",
         ),
         (
             lambda: ExponentialRandomFeatures(5, scale=-1).fit(X),

@@ -1,20 +1,18 @@
-"""Input checks and the result type shared by svmlib's solvers."""
+"""The result type and the convergence warning shared by svmlib's solvers.
 
-import numbers
+Their input checks are in :mod:`svmlib._validation`.
+"""
+
 import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-__all__ = [
-    "SolverResult",
-    "check_C",
-    "check_labels",
-    "check_tol",
-    "default_max_iter",
-    "warn_not_converged",
-]
+# check_C is imported by svmlib.svc from here; it lives in _validation.
+from .._validation import check_C  # noqa: F401
+
+__all__ = ["SolverResult", "warn_not_converged"]
 
 
 @dataclass
@@ -52,72 +50,6 @@ class SolverResult:
     history: dict = field(default=None, repr=False)
 
 
-def check_labels(y, n):
-    """Labels as a float64 array of -1.0 and +1.0, checked against n points.
-
-    Raises
-    ------
-    ValueError
-        If y is not 1-D of length n, holds values other than -1 and +1, or
-        holds only one class.
-    """
-    y = np.asarray(y)
-    if y.ndim != 1 or y.shape[0] != n:
-        raise ValueError(
-            f"y must be a 1-D array of length {n} (one label per training point), got shape {y.shape}."
-        )
-    values = np.unique(y)
-    if not np.all(np.isin(values, (-1, 1))):
-        raise ValueError(
-            f"The solvers take labels in {{-1, +1}}, got the values {values[:5].tolist()}."
-        )
-    if values.size < 2:
-        raise ValueError(
-            "y holds only one class; an SVM needs points of both classes."
-        )
-    return y.astype(np.float64)
-
-
-def check_C(C):
-    """C as a float in (0, inf]; raise ValueError otherwise."""
-    if (
-        not isinstance(C, numbers.Real)
-        or isinstance(C, bool)
-        or np.isnan(C)
-        or not C > 0
-    ):
-        raise ValueError(
-            f"C must be a positive number (np.inf for the hard margin), got {C!r}."
-        )
-    return float(C)
-
-
-def check_tol(tol):
-    """tol as a positive finite float; raise ValueError otherwise."""
-    if (
-        not isinstance(tol, numbers.Real)
-        or isinstance(tol, bool)
-        or not (0 < tol < np.inf)
-    ):
-        raise ValueError(f"tol must be a positive number, got {tol!r}.")
-    return float(tol)
-
-
-def default_max_iter(max_iter, n):
-    """``max_iter``, or LIBSVM's default max(10^7, 100 n) when it is None."""
-    if max_iter is None:
-        return max(10_000_000, 100 * n)
-    if (
-        not isinstance(max_iter, numbers.Integral)
-        or isinstance(max_iter, bool)
-        or max_iter < 1
-    ):
-        raise ValueError(
-            f"max_iter must be a positive integer or None, got {max_iter!r}."
-        )
-    return int(max_iter)
-
-
 def warn_not_converged(solver, n_iter, max_iter, violation, tol, C=None):
     """Issue the ConvergenceWarning of a solver that stopped short of ``tol``."""
     if n_iter >= max_iter:
@@ -126,7 +58,7 @@ def warn_not_converged(solver, n_iter, max_iter, violation, tol, C=None):
     else:
         reason = f"could make no further progress after {n_iter} iterations"
         advice = "The problem may be badly scaled: standardise the features or lower C."
-    if C is not None and np.isinf(C):
+    if C is not None and np.any(np.isinf(C)):
         advice = (
             "With C = inf (hard margin) this usually means that the data are not separable "
             "in the kernel's feature space, so the dual has no maximum: use a finite C."

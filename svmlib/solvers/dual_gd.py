@@ -35,6 +35,7 @@ import numbers
 import numpy as np
 from scipy.sparse.linalg import LinearOperator, eigsh
 
+from .._validation import check_C, check_labels, check_max_iter, check_tol
 from ..duality import (
     dual_objective_from_errors,
     error_cache,
@@ -42,14 +43,7 @@ from ..duality import (
     max_violation,
 )
 from ..gram import DenseGram
-from ._common import (
-    SolverResult,
-    check_C,
-    check_labels,
-    check_tol,
-    default_max_iter,
-    warn_not_converged,
-)
+from ._common import SolverResult, warn_not_converged
 
 __all__ = ["dual_gd", "largest_eigenvalue"]
 
@@ -218,7 +212,7 @@ def dual_gd(
     y = check_labels(y, n)
     C = check_C(C)
     tol = check_tol(tol)
-    max_iter = default_max_iter(max_iter, n)
+    max_iter = check_max_iter(max_iter, n)
     if callback is not None and not callable(callback):
         raise ValueError(f"callback must be callable, got {callback!r}.")
     if penalty is None:

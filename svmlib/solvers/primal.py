@@ -30,7 +30,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array
 
-from ._common import check_labels, check_tol
+from .._validation import check_labels, check_tol
 
 __all__ = ["PrimalResult", "primal_gd", "regularised_hinge_objective"]
 

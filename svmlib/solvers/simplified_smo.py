@@ -17,16 +17,10 @@ Source: A. Ng, CS229 handout "The simplified SMO algorithm", equations
 import numpy as np
 from sklearn.utils import check_random_state
 
+from .._validation import check_C, check_labels, check_max_iter, check_tol
 from ..duality import dual_objective_from_errors, max_violation
 from ..gram import as_gram, column_blas_threads
-from ._common import (
-    SolverResult,
-    check_C,
-    check_labels,
-    check_tol,
-    default_max_iter,
-    warn_not_converged,
-)
+from ._common import SolverResult, warn_not_converged
 from .smo import snap_to_bounds, step_bounds
 
 __all__ = ["simplified_smo"]
@@ -131,7 +125,7 @@ def simplified_smo(
     y = check_labels(y, gram.n)
     C = check_C(C)
     tol = check_tol(tol)
-    max_iter = default_max_iter(max_iter, gram.n)
+    max_iter = check_max_iter(max_iter, gram.n)
     if not isinstance(max_passes, (int, np.integer)) or max_passes < 1:
         raise ValueError(
             f"max_passes must be a positive integer, got {max_passes!r}."

@@ -3,34 +3,42 @@
 SMO (Platt 1998) maximises the dual
 
     W(alpha) = sum_i alpha_i - 1/2 sum_ij alpha_i alpha_j y_i y_j K_ij,
-    0 <= alpha_i <= C,  sum_i alpha_i y_i = 0,
+    0 <= alpha_i <= C_i,  sum_i alpha_i y_i = 0,
 
 two multipliers at a time: the equality constraint stops a single alpha from
 moving, but along the line that keeps alpha_i y_i + alpha_j y_j fixed the
 dual is a one-dimensional quadratic, maximised in closed form
-(:func:`two_variable_step`). What distinguishes SMO variants is how the pair
-(i, j) is chosen:
+(:func:`two_variable_step`). The upper bound is one C for every point, or
+one C_i per point (LIBSVM's ``get_C(i)``; C_i = C * weight_i for sample and
+class weights). What distinguishes SMO variants is how the pair (i, j) is
+chosen:
 
-* ``selection="platt"``: Platt's heuristic hierarchy (examineExample /
-  takeStep), with the error cache;
 * ``selection="wss2"``: LIBSVM's second-order working-set selection (Fan,
   Chen & Lin 2005, WSS 2): i is the maximal violator, j the point whose step
-  with i gains the most dual objective.
+  with i gains the most dual objective;
+* ``selection="platt"``: Platt's heuristic hierarchy (examineExample /
+  takeStep).
 
 Both stop when the maximal KKT violation m(alpha) - M(alpha) is at most
 ``tol`` (Keerthi et al. 2001), and both return b as LIBSVM's
 ``calculate_rho`` does (:func:`svmlib.duality.intercept_from_errors`).
+The error cache ``E`` holds E_k = f(x_k) - b - y_k for every point (see
+:mod:`svmlib.duality`); one step updates it with two kernel columns.
+
+What this module does not do (yet), compared with LIBSVM: no shrinking
+(every step looks at all n points); no kernel cache of its own (the Gram
+object of :mod:`svmlib.gram` decides between a dense matrix and an LRU
+cache of columns); only the C-SVC dual (no nu-SVM, regression or one-class
+problems).
 
 Book chapters: *The two-variable step*, *Platt's SMO and working sets*,
 *Scaling up* (part III).
-
-The error cache ``E`` holds E_k = f(x_k) - b - y_k for every point (see
-:mod:`svmlib.duality`); one step updates it with two kernel columns.
 """
 
 import numpy as np
 from sklearn.utils import check_random_state
 
+from .._validation import check_C, check_labels, check_max_iter, check_tol
 from ..duality import (
     dual_objective_from_errors,
     index_sets,
@@ -38,339 +46,15 @@ from ..duality import (
     max_violation,
 )
 from ..gram import as_gram, column_blas_threads
-from ._common import (
-    SolverResult,
-    check_C,
-    check_labels,
-    check_tol,
-    default_max_iter,
-    warn_not_converged,
-)
+from ._common import SolverResult, warn_not_converged
 
 __all__ = ["smo", "two_variable_step", "step_bounds"]
 
 #: Curvatures eta at or below this are treated as zero (LIBSVM's TAU).
 TAU = 1e-12
 
-
-def step_bounds(alpha_i, alpha_j, y_i, y_j, C):
-    """The bounds L <= alpha_j_new <= H of a two-variable step.
-
-    The step keeps alpha_i y_i + alpha_j y_j fixed, so (alpha_i, alpha_j)
-    moves on a line of slope -y_i y_j; L and H are where that line leaves the
-    box [0, C]^2.
-
-    Parameters
-    ----------
-    alpha_i, alpha_j : float
-        Current multipliers, in [0, C].
-    y_i, y_j : float
-        Labels, -1.0 or +1.0.
-    C : float
-        Box constraint (``np.inf`` allowed).
-
-    Returns
-    -------
-    L, H : float
-
-    Notes
-    -----
-    Equations (10) and (11) of the CS229 simplified SMO handout; Platt (1998),
-    equations (12.3) and (12.4).
-    """
-    if y_i != y_j:
-        return max(0.0, alpha_j - alpha_i), min(C, C + alpha_j - alpha_i)
-    return max(0.0, alpha_i + alpha_j - C), min(C, alpha_i + alpha_j)
-
-
-def two_variable_step(
-    alpha_i, alpha_j, y_i, y_j, E_i, E_j, K_ii, K_jj, K_ij, C
-):
-    """Maximise the dual over the pair (alpha_i, alpha_j), the others fixed.
-
-    Moving alpha_j by t and alpha_i by -y_i y_j t keeps sum_k alpha_k y_k
-    fixed and changes the dual by
-
-        W(t) - W(0) = y_j (E_i - E_j) t - eta t^2 / 2,
-        eta = K_ii + K_jj - 2 K_ij,
-
-    so for eta > 0 the unconstrained maximum is
-    alpha_j + y_j (E_i - E_j) / eta, which is then clipped to [L, H], the
-    segment of the constraint line inside the box [0, C]^2. For eta <= 0 (an
-    indefinite kernel, or duplicate points) W is linear or convex along the
-    line, and the better end of the segment is taken (Platt 1998, section
-    2.2).
-
-    Parameters
-    ----------
-    alpha_i, alpha_j : float
-        Current multipliers, in [0, C].
-    y_i, y_j : float
-        Labels, -1.0 or +1.0.
-    E_i, E_j : float
-        Errors f(x) - y (with or without b: only E_i - E_j enters).
-    K_ii, K_jj, K_ij : float
-        Kernel values.
-    C : float
-        Box constraint; ``np.inf`` for the hard margin.
-
-    Returns
-    -------
-    alpha_i_new, alpha_j_new : float
-        The maximiser; equal to the inputs when no step improves the dual.
-
-    Raises
-    ------
-    ValueError
-        If the dual is unbounded along the line (C infinite and eta <= 0 with
-        a rising objective): the data are not separable in feature space.
-
-    Notes
-    -----
-    Equations (10)-(16) of the CS229 simplified SMO handout, with eta of the
-    opposite sign; Platt (1998), equations (12.6)-(12.8).
-    """
-    L, H = step_bounds(alpha_i, alpha_j, y_i, y_j, C)
-    if L >= H:
-        return alpha_i, alpha_j
-    slope = y_j * (E_i - E_j)
-    eta = K_ii + K_jj - 2.0 * K_ij
-    if eta > TAU:
-        alpha_j_new = min(max(alpha_j + slope / eta, L), H)
-    else:
-        alpha_j_new = _better_end(alpha_j, L, H, slope, eta)
-    alpha_i_new = alpha_i + y_i * y_j * (alpha_j - alpha_j_new)
-    # L and H are computed in floating point (C + alpha_j - alpha_i may round to
-    # C minus one ulp): snap both multipliers onto the bounds they reach.
-    scale = alpha_i + alpha_j
-    return snap_to_bounds(alpha_i_new, C, scale), snap_to_bounds(
-        alpha_j_new, C, scale
-    )
-
-
-def _better_end(alpha_j, L, H, slope, eta):
-    """The end of [L, H] with the larger dual objective, for eta <= 0."""
-    if np.isinf(H):
-        if slope > 0 or eta < 0:
-            raise ValueError(
-                "The hard-margin dual is unbounded: the training data are not separable in "
-                "the kernel's feature space (for example, the same point with both labels). "
-                "Use a finite C."
-            )
-        return L
-
-    def gain(t):
-        return slope * t - 0.5 * eta * t * t
-
-    gain_L, gain_H = gain(L - alpha_j), gain(H - alpha_j)
-    if max(gain_L, gain_H) <= 0.0:
-        return alpha_j
-    return L if gain_L > gain_H else H
-
-
-def snap_to_bounds(alpha, C, scale):
-    """Clip alpha to [0, C], snapping values within rounding of a bound onto it."""
-    eps = 1e-12 * max(scale, 1.0)
-    if alpha <= eps:
-        return 0.0
-    if alpha >= C - eps:
-        return C
-    return alpha
-
-
-class _SMOState:
-    """alpha, the error cache E and the index sets, updated one pair at a time."""
-
-    def __init__(self, gram, y, C, record_history):
-        self.gram = gram
-        self.y = y
-        self.C = C
-        self.diagonal = gram.diagonal()
-        self.alpha = np.zeros_like(y)
-        self.E = -y.copy()  # alpha = 0, so f(x) - b = 0 and E = -y
-        self.up, self.low = index_sets(self.alpha, y, C)
-        self.n_iter = 0
-        self.history = (
-            {"dual_objective": [], "kkt_violation": []}
-            if record_history
-            else None
-        )
-
-    def record(self, violation):
-        if self.history is not None:
-            self.history["dual_objective"].append(
-                dual_objective_from_errors(self.alpha, self.y, self.E)
-            )
-            self.history["kkt_violation"].append(violation)
-
-    def step(self, i, j, K_i=None):
-        """Take the analytic step on (i, j); return whether alpha changed."""
-        if i == j:
-            return False
-        if K_i is None:
-            K_i = self.gram.column(i)
-        alpha, y = self.alpha, self.y
-        alpha_i_new, alpha_j_new = two_variable_step(
-            alpha[i], alpha[j], y[i], y[j], self.E[i], self.E[j],
-            self.diagonal[i], self.diagonal[j], float(K_i[j]), self.C,
-        )  # fmt: skip
-        if alpha_i_new == alpha[i] and alpha_j_new == alpha[j]:
-            return False
-        K_j = self.gram.column(j)
-        # E_k = sum_l alpha_l y_l K_lk - y_k changes through alpha_i and alpha_j only.
-        self.E += np.float64((alpha_i_new - alpha[i]) * y[i]) * K_i
-        self.E += np.float64((alpha_j_new - alpha[j]) * y[j]) * K_j
-        alpha[i], alpha[j] = alpha_i_new, alpha_j_new
-        for k in (i, j):
-            positive = y[k] > 0
-            self.up[k] = alpha[k] < self.C if positive else alpha[k] > 0
-            self.low[k] = alpha[k] > 0 if positive else alpha[k] < self.C
-        self.n_iter += 1
-        return True
-
-    def result(self, tol):
-        violation = max_violation(self.alpha, self.y, self.C, self.E)
-        history = None
-        if self.history is not None:
-            history = {
-                key: np.asarray(values) for key, values in self.history.items()
-            }
-        return SolverResult(
-            alpha=self.alpha,
-            b=intercept_from_errors(self.alpha, self.y, self.C, self.E),
-            n_iter=self.n_iter,
-            converged=violation <= tol,
-            dual_objective=dual_objective_from_errors(
-                self.alpha, self.y, self.E
-            ),
-            kkt_violation=violation,
-            history=history,
-        )
-
-
-def _select_wss2(state, tol):
-    """LIBSVM's second-order working-set selection (Fan, Chen & Lin 2005).
-
-    Returns ``(i, j, K_i, violation)``; i is None when the maximal violation
-    is at most ``tol``.
-    """
-    E, up, low = state.E, state.up, state.low
-    # i: the point of I_up with the smallest error (the maximal violator's first half)
-    i = int(np.argmin(np.where(up, E, np.inf)))
-    violation = float(np.max(np.where(low, E, -np.inf)) - E[i])
-    if not up[i] or violation <= tol:
-        return None, None, None, violation
-    # j: over t in I_low with E_t > E_i, maximise the second-order gain
-    # (E_t - E_i)^2 / eta_it of the step on (i, t).
-    K_i = state.gram.column(i)
-    b = E - E[i]
-    eta = state.diagonal + state.diagonal[i] - 2.0 * K_i
-    np.maximum(eta, TAU, out=eta)
-    gain = np.where(low & (b > 0), b * b / eta, -np.inf)
-    j = int(np.argmax(gain))
-    return i, j, K_i, violation
-
-
-def _solve_wss2(state, tol, max_iter):
-    while state.n_iter < max_iter:
-        i, j, K_i, violation = _select_wss2(state, tol)
-        state.record(violation)
-        if i is None or not state.step(i, j, K_i):
-            return
-    state.record(max_violation(state.alpha, state.y, state.C, state.E))
-
-
-class _Platt:
-    """Platt's (1998) SMO: examineExample, takeStep and the outer loop.
-
-    Platt keeps a running threshold b, updated after each step by the rules
-    (17)-(19) of the CS229 handout; examineExample checks the KKT conditions
-    of a point against it with tolerance ``tol / 2``, which guarantees that
-    a pass that finds no violator leaves m(alpha) - M(alpha) <= tol.
-    """
-
-    #: Relative change of alpha_j below which takeStep counts as no progress.
-    EPS = 1e-8
-
-    def __init__(self, state, tol, max_iter, rng):
-        self.state = state
-        self.kkt_tol = tol / 2
-        self.max_iter = max_iter
-        self.rng = rng
-        self.b = 0.0
-
-    def run(self):
-        """The outer loop: passes over all points, then over the non-bound ones."""
-        examine_all = True
-        changed = 0
-        while (changed > 0 or examine_all) and not self.exhausted():
-            if examine_all:
-                candidates = range(self.state.gram.n)
-            else:
-                candidates = np.flatnonzero(self.non_bound())
-            changed = sum(
-                self.examine_example(int(i))
-                for i in candidates
-                if not self.exhausted()
-            )
-            if examine_all:
-                examine_all = False
-            elif changed == 0:
-                examine_all = True
-
-    def exhausted(self):
-        return self.state.n_iter >= self.max_iter
-
-    def non_bound(self):
-        alpha = self.state.alpha
-        return (alpha > 0) & (alpha < self.state.C)
-
-    def examine_example(self, j):
-        """Try to make progress with j as the second multiplier; return 1 if done."""
-        s = self.state
-        r_j = s.y[j] * (s.E[j] + self.b)  # y_j f(x_j) - 1
-        violates = (r_j < -self.kkt_tol and s.alpha[j] < s.C) or (
-            r_j > self.kkt_tol and s.alpha[j] > 0
-        )
-        if not violates:
-            return 0
-        non_bound = np.flatnonzero(self.non_bound())
-        if non_bound.size > 1:
-            # second-choice heuristic: the largest |E_i - E_j| among non-bound points
-            i = int(non_bound[np.argmax(np.abs(s.E[non_bound] - s.E[j]))])
-            if self.take_step(i, j):
-                return 1
-        for candidates in (non_bound, np.arange(s.gram.n)):
-            start = self.rng.randint(candidates.size) if candidates.size else 0
-            for i in np.roll(candidates, -start):
-                if self.take_step(int(i), j):
-                    return 1
-        return 0
-
-    def take_step(self, i, j):
-        """The two-variable step on (i, j) with Platt's progress test and b update."""
-        s = self.state
-        alpha_j_old = s.alpha[j]
-        if i == j or not s.step(i, j):
-            return False
-        alpha_j = s.alpha[j]
-        if abs(alpha_j - alpha_j_old) < self.EPS * (
-            alpha_j + alpha_j_old + self.EPS
-        ):
-            # too small to count; keep it (it is a valid ascent step) but look further
-            return False
-        # b makes a free point's f(x) equal its label: E (without b) + b = 0.
-        free_i = 0 < s.alpha[i] < s.C
-        free_j = 0 < alpha_j < s.C
-        if free_i:
-            self.b = -s.E[i]
-        elif free_j:
-            self.b = -s.E[j]
-        else:
-            self.b = -0.5 * (s.E[i] + s.E[j])
-        if s.history is not None:
-            s.record(max_violation(s.alpha, s.y, s.C, s.E))
-        return True
+#: The values of ``smo(selection=...)``.
+SELECTIONS = ("wss2", "platt")
 
 
 def smo(
@@ -394,8 +78,12 @@ def smo(
         demand instead.
     y : array-like of shape (n,)
         Labels in {-1, +1}.
-    C : float
-        Box constraint, > 0; ``np.inf`` gives the hard margin.
+    C : float or array-like of shape (n,)
+        Box constraint: a float > 0 (``np.inf`` gives the hard margin), or
+        per-point bounds C_i >= 0, finite (0 <= alpha_i <= C_i; LIBSVM's
+        ``get_C(i)``, C_i = C * weight_i). A point with C_i = 0 keeps
+        alpha_i = 0 and drops out of the problem, the result LIBSVM
+        reaches by removing zero-weight points before solving.
     tol : float, default=1e-3
         Stop when the maximal KKT violation m(alpha) - M(alpha) is <= tol
         (LIBSVM's ``eps``).
@@ -421,8 +109,10 @@ def smo(
     ------
     ValueError
         If K is not square or not finite, y is not of length n with values in
-        {-1, +1} and both classes, C <= 0, tol <= 0, max_iter < 1,
-        ``selection`` is unknown, or the hard-margin dual is unbounded.
+        {-1, +1} and both classes, C is not a positive number or a valid
+        per-point array (see :func:`svmlib._validation.check_C`), tol <= 0,
+        max_iter < 1, ``selection`` is unknown, or the hard-margin dual is
+        unbounded.
 
     Warns
     -----
@@ -437,15 +127,24 @@ def smo(
     training support vector machines"; Fan, Chen & Lin (2005), "Working set
     selection using second order information for training SVM"; Chang & Lin
     (2011), "LIBSVM: a library for support vector machines".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.solvers import smo
+    >>> K = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> result = smo(K, [1, -1], C=10.0)
+    >>> result.alpha.tolist(), result.b
+    ([1.0, 1.0], 0.0)
     """
     gram = as_gram(K)
     y = check_labels(y, gram.n)
-    C = check_C(C)
+    C = check_C(C, y)
     tol = check_tol(tol)
-    max_iter = default_max_iter(max_iter, gram.n)
-    if selection not in ("wss2", "platt"):
+    max_iter = check_max_iter(max_iter, gram.n)
+    if selection not in SELECTIONS:
         raise ValueError(
-            f"selection must be 'wss2' or 'platt', got {selection!r}."
+            f"selection must be one of {SELECTIONS}, got {selection!r}."
         )
 
     state = _SMOState(gram, y, C, record_history)
@@ -453,13 +152,385 @@ def smo(
         if selection == "wss2":
             _solve_wss2(state, tol, max_iter)
         else:
-            state.record(max_violation(state.alpha, y, C, state.E))
-            _Platt(
-                state, tol, max_iter, check_random_state(random_state)
-            ).run()
+            state.record(state.violation())
+            rng = check_random_state(random_state)
+            _Platt(state, tol, max_iter, rng).run()
     result = state.result(tol)
     if not result.converged:
         warn_not_converged(
             "SMO", state.n_iter, max_iter, result.kkt_violation, tol, C
         )
     return result
+
+
+# ---------------------------------------------------------------------------
+# Working-set selection
+# ---------------------------------------------------------------------------
+
+
+def _solve_wss2(state, tol, max_iter):
+    """Steps on the pairs that :func:`_select_wss2` picks, until done."""
+    while state.n_iter < max_iter:
+        i, j, K_i, violation = _select_wss2(state, tol)
+        state.record(violation)
+        if i is None or not state.step(i, j, K_i):
+            return
+    state.record(state.violation())
+
+
+def _select_wss2(state, tol):
+    """LIBSVM's second-order working-set selection (Fan, Chen & Lin 2005).
+
+    Returns ``(i, j, K_i, violation)``; i is None when the maximal violation
+    is at most ``tol``.
+    """
+    E, up, low = state.E, state.up, state.low
+    # i: the point of I_up with the smallest error (the maximal violator)
+    i = int(np.argmin(np.where(up, E, np.inf)))
+    violation = float(np.max(np.where(low, E, -np.inf)) - E[i])
+    if not up[i] or violation <= tol:
+        return None, None, None, violation
+    # j: over t in I_low with E_t > E_i, maximise the second-order gain
+    # (E_t - E_i)^2 / eta_it of the step on (i, t).
+    K_i = state.gram.column(i)
+    gap = E - E[i]
+    eta = state.diagonal + state.diagonal[i] - 2.0 * K_i
+    np.maximum(eta, TAU, out=eta)
+    gain = np.where(low & (gap > 0), gap * gap / eta, -np.inf)
+    j = int(np.argmax(gain))
+    return i, j, K_i, violation
+
+
+class _Platt:
+    """Platt's (1998) SMO: examineExample, takeStep and the outer loop.
+
+    Platt keeps a running threshold b, updated after each step by the rules
+    (17)-(19) of the CS229 handout; examineExample checks the KKT conditions
+    of a point against it with tolerance ``tol / 2``, which guarantees that
+    a pass that finds no violator leaves m(alpha) - M(alpha) <= tol.
+    """
+
+    #: Relative change of alpha_j below which takeStep counts as no progress.
+    EPS = 1e-8
+
+    def __init__(self, state, tol, max_iter, rng):
+        self.state = state
+        self.kkt_tol = tol / 2
+        self.max_iter = max_iter
+        self.rng = rng
+        self.b = 0.0
+
+    def run(self):
+        """The outer loop: passes over all points, then the non-bound ones."""
+        examine_all = True
+        changed = 0
+        while (changed > 0 or examine_all) and not self.exhausted():
+            if examine_all:
+                candidates = range(self.state.gram.n)
+            else:
+                candidates = np.flatnonzero(self.non_bound())
+            changed = sum(
+                self.examine_example(int(i))
+                for i in candidates
+                if not self.exhausted()
+            )
+            if examine_all:
+                examine_all = False
+            elif changed == 0:
+                examine_all = True
+
+    def exhausted(self):
+        return self.state.n_iter >= self.max_iter
+
+    def non_bound(self):
+        alpha = self.state.alpha
+        return (alpha > 0) & (alpha < self.state.C)
+
+    def examine_example(self, j):
+        """Try to step with j as the second multiplier; 1 if done, else 0."""
+        s = self.state
+        r_j = s.y[j] * (s.E[j] + self.b)  # y_j f(x_j) - 1
+        violates = (r_j < -self.kkt_tol and s.alpha[j] < s.C[j]) or (
+            r_j > self.kkt_tol and s.alpha[j] > 0
+        )
+        if not violates:
+            return 0
+        non_bound = np.flatnonzero(self.non_bound())
+        if non_bound.size > 1:
+            # second-choice heuristic: the largest |E_i - E_j| among the
+            # non-bound points
+            i = int(non_bound[np.argmax(np.abs(s.E[non_bound] - s.E[j]))])
+            if self.take_step(i, j):
+                return 1
+        for candidates in (non_bound, np.arange(s.gram.n)):
+            start = self.rng.randint(candidates.size) if candidates.size else 0
+            for i in np.roll(candidates, -start):
+                if self.take_step(int(i), j):
+                    return 1
+        return 0
+
+    def take_step(self, i, j):
+        """The step on (i, j) with Platt's progress test and b update."""
+        s = self.state
+        alpha_j_old = s.alpha[j]
+        if i == j or not s.step(i, j):
+            return False
+        alpha_j = s.alpha[j]
+        if abs(alpha_j - alpha_j_old) < self.EPS * (
+            alpha_j + alpha_j_old + self.EPS
+        ):
+            # too small to count; keep it (it is a valid ascent step) but
+            # look further
+            return False
+        # b makes a free point's f(x) equal its label: E (without b) + b = 0.
+        free_i = 0 < s.alpha[i] < s.C[i]
+        free_j = 0 < alpha_j < s.C[j]
+        if free_i:
+            self.b = -s.E[i]
+        elif free_j:
+            self.b = -s.E[j]
+        else:
+            self.b = -0.5 * (s.E[i] + s.E[j])
+        if s.history is not None:
+            s.record(s.violation())
+        return True
+
+
+# ---------------------------------------------------------------------------
+# The state and the two-variable step
+# ---------------------------------------------------------------------------
+
+
+class _SMOState:
+    """alpha, the error cache E and the index sets, updated pair by pair.
+
+    ``C`` is stored per point, shape (n,), also when one C was given.
+    """
+
+    def __init__(self, gram, y, C, record_history):
+        self.gram = gram
+        self.y = y
+        self.C = np.broadcast_to(np.asarray(C, dtype=np.float64), y.shape)
+        self.diagonal = gram.diagonal()
+        self.alpha = np.zeros_like(y)
+        self.E = -y.copy()  # alpha = 0, so f(x) - b = 0 and E = -y
+        self.up, self.low = index_sets(self.alpha, y, self.C)
+        self.n_iter = 0
+        self.history = (
+            {"dual_objective": [], "kkt_violation": []}
+            if record_history
+            else None
+        )
+
+    def violation(self):
+        """The maximal KKT violation m(alpha) - M(alpha) now."""
+        return max_violation(self.alpha, self.y, self.C, self.E)
+
+    def record(self, violation):
+        if self.history is not None:
+            self.history["dual_objective"].append(
+                dual_objective_from_errors(self.alpha, self.y, self.E)
+            )
+            self.history["kkt_violation"].append(violation)
+
+    def step(self, i, j, K_i=None):
+        """Take the analytic step on (i, j); return whether alpha changed."""
+        if i == j:
+            return False
+        if K_i is None:
+            K_i = self.gram.column(i)
+        alpha, y, C = self.alpha, self.y, self.C
+        alpha_i_new, alpha_j_new = two_variable_step(
+            alpha[i], alpha[j], y[i], y[j], self.E[i], self.E[j],
+            self.diagonal[i], self.diagonal[j], float(K_i[j]), C[i],
+            C_j=C[j],
+        )  # fmt: skip
+        if alpha_i_new == alpha[i] and alpha_j_new == alpha[j]:
+            return False
+        K_j = self.gram.column(j)
+        # E_k = sum_l alpha_l y_l K_lk - y_k changes through alpha_i and
+        # alpha_j only.
+        self.E += np.float64((alpha_i_new - alpha[i]) * y[i]) * K_i
+        self.E += np.float64((alpha_j_new - alpha[j]) * y[j]) * K_j
+        alpha[i], alpha[j] = alpha_i_new, alpha_j_new
+        for k in (i, j):
+            positive = y[k] > 0
+            self.up[k] = alpha[k] < C[k] if positive else alpha[k] > 0
+            self.low[k] = alpha[k] > 0 if positive else alpha[k] < C[k]
+        self.n_iter += 1
+        return True
+
+    def result(self, tol):
+        violation = self.violation()
+        history = None
+        if self.history is not None:
+            history = {
+                key: np.asarray(values) for key, values in self.history.items()
+            }
+        return SolverResult(
+            alpha=self.alpha,
+            b=intercept_from_errors(self.alpha, self.y, self.C, self.E),
+            n_iter=self.n_iter,
+            converged=violation <= tol,
+            dual_objective=dual_objective_from_errors(
+                self.alpha, self.y, self.E
+            ),
+            kkt_violation=violation,
+            history=history,
+        )
+
+
+def two_variable_step(
+    alpha_i, alpha_j, y_i, y_j, E_i, E_j, K_ii, K_jj, K_ij, C, *, C_j=None
+):
+    """Maximise the dual over the pair (alpha_i, alpha_j), the others fixed.
+
+    Moving alpha_j by t and alpha_i by -y_i y_j t keeps sum_k alpha_k y_k
+    fixed and changes the dual by
+
+        W(t) - W(0) = y_j (E_i - E_j) t - eta t^2 / 2,
+        eta = K_ii + K_jj - 2 K_ij,
+
+    so for eta > 0 the unconstrained maximum is
+    alpha_j + y_j (E_i - E_j) / eta, which is then clipped to [L, H], the
+    segment of the constraint line inside the box [0, C_i] x [0, C_j]. For
+    eta <= 0 (an indefinite kernel, or duplicate points) W is linear or
+    convex along the line, and the better end of the segment is taken
+    (Platt 1998, section 2.2).
+
+    Parameters
+    ----------
+    alpha_i, alpha_j : float
+        Current multipliers, in [0, C_i] and [0, C_j].
+    y_i, y_j : float
+        Labels, -1.0 or +1.0.
+    E_i, E_j : float
+        Errors f(x) - y (with or without b: only E_i - E_j enters).
+    K_ii, K_jj, K_ij : float
+        Kernel values.
+    C : float
+        Box constraint C_i of alpha_i, and of alpha_j unless ``C_j`` is
+        given; ``np.inf`` for the hard margin.
+    C_j : float, optional
+        Box constraint of alpha_j when it differs from that of alpha_i
+        (per-point bounds C_i = C * weight_i).
+
+    Returns
+    -------
+    alpha_i_new, alpha_j_new : float
+        The maximiser; equal to the inputs when no step improves the dual.
+
+    Raises
+    ------
+    ValueError
+        If the dual is unbounded along the line (C infinite and eta <= 0 with
+        a rising objective): the data are not separable in feature space.
+
+    Notes
+    -----
+    Equations (10)-(16) of the CS229 simplified SMO handout, with eta of the
+    opposite sign; Platt (1998), equations (12.6)-(12.8).
+
+    Examples
+    --------
+    Two orthogonal points of opposite classes, from alpha = 0: eta = 2 and
+    the step moves both multipliers to 1.
+
+    >>> from svmlib.solvers import two_variable_step
+    >>> two_variable_step(0.0, 0.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 0.0, 10.0)
+    (1.0, 1.0)
+    """
+    C_i = C
+    C_j = C if C_j is None else C_j
+    L, H = step_bounds(alpha_i, alpha_j, y_i, y_j, C_i, C_j=C_j)
+    if L >= H:
+        return alpha_i, alpha_j
+    slope = y_j * (E_i - E_j)
+    eta = K_ii + K_jj - 2.0 * K_ij
+    if eta > TAU:
+        alpha_j_new = min(max(alpha_j + slope / eta, L), H)
+    else:
+        alpha_j_new = _better_end(alpha_j, L, H, slope, eta)
+    alpha_i_new = alpha_i + y_i * y_j * (alpha_j - alpha_j_new)
+    # L and H are computed in floating point (C_i + alpha_j - alpha_i may
+    # round to C_j minus one ulp): snap both multipliers onto the bounds
+    # they reach.
+    scale = alpha_i + alpha_j
+    return (
+        snap_to_bounds(alpha_i_new, C_i, scale),
+        snap_to_bounds(alpha_j_new, C_j, scale),
+    )
+
+
+def step_bounds(alpha_i, alpha_j, y_i, y_j, C, *, C_j=None):
+    """The bounds L <= alpha_j_new <= H of a two-variable step.
+
+    The step keeps alpha_i y_i + alpha_j y_j fixed, so (alpha_i, alpha_j)
+    moves on a line of slope -y_i y_j; L and H are where that line leaves the
+    box [0, C_i] x [0, C_j].
+
+    Parameters
+    ----------
+    alpha_i, alpha_j : float
+        Current multipliers, in [0, C_i] and [0, C_j].
+    y_i, y_j : float
+        Labels, -1.0 or +1.0.
+    C : float
+        Box constraint C_i of alpha_i, and of alpha_j unless ``C_j`` is
+        given (``np.inf`` allowed).
+    C_j : float, optional
+        Box constraint of alpha_j when it differs from that of alpha_i.
+
+    Returns
+    -------
+    L, H : float
+
+    Notes
+    -----
+    Equations (10) and (11) of the CS229 simplified SMO handout; Platt
+    (1998), equations (12.3) and (12.4); with two bounds, LIBSVM's
+    ``Solver::Solve`` (``get_C(i)``, ``get_C(j)``).
+
+    Examples
+    --------
+    >>> from svmlib.solvers import step_bounds
+    >>> step_bounds(0.2, 0.5, 1.0, -1.0, 1.0)
+    (0.3, 1.0)
+    >>> step_bounds(0.2, 0.5, 1.0, 1.0, 1.0, C_j=0.6)
+    (0.0, 0.6)
+    """
+    C_i = C
+    C_j = C if C_j is None else C_j
+    if y_i != y_j:
+        return max(0.0, alpha_j - alpha_i), min(C_j, C_i + alpha_j - alpha_i)
+    return max(0.0, alpha_i + alpha_j - C_i), min(C_j, alpha_i + alpha_j)
+
+
+def _better_end(alpha_j, L, H, slope, eta):
+    """The end of [L, H] with the larger dual objective, for eta <= 0."""
+    if np.isinf(H):
+        if slope > 0 or eta < 0:
+            raise ValueError(
+                "The hard-margin dual is unbounded: the training data are "
+                "not separable in the kernel's feature space (for example, "
+                "the same point with both labels). Use a finite C."
+            )
+        return L
+
+    def gain(t):
+        return slope * t - 0.5 * eta * t * t
+
+    gain_L, gain_H = gain(L - alpha_j), gain(H - alpha_j)
+    if max(gain_L, gain_H) <= 0.0:
+        return alpha_j
+    return L if gain_L > gain_H else H
+
+
+def snap_to_bounds(alpha, C, scale):
+    """Clip alpha to [0, C], snapping values within rounding onto a bound."""
+    eps = 1e-12 * max(scale, 1.0)
+    if alpha <= eps:
+        return 0.0
+    if alpha >= C - eps:
+        return C
+    return alpha
