@@ -32,7 +32,17 @@ nbclient:
 Command line (``python -m svmlib.teaching --help``)::
 
     python -m svmlib.teaching release assignments/ release/
-    python -m svmlib.teaching grade submitted/01_primal_sgd.ipynb --source assignments/
+    python -m svmlib.teaching grade submitted/*/01_primal_sgd.ipynb \
+        --source assignments/
+
+Grading several notebooks shows a progress bar on the terminal (on stderr;
+none when stderr is not a terminal, as under CI or pytest).
+
+The module needs the classroom tools (nbgrader, nbformat, nbclient,
+traitlets), which svmlib's core does not install: they come with the
+``teaching`` extra, ``pip install "svmlib[teaching]"`` (the book's
+``requirements.txt`` installs it). Without them, ``import svmlib.teaching``
+raises an ImportError that says so.
 
 The instructors' page of the book (``instructors.md``) describes the whole
 workflow, with and without nbgrader.
@@ -41,27 +51,47 @@ workflow, with and without nbgrader.
 import argparse
 import copy
 import csv
+import math
+import numbers
 import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import nbformat
-from nbclient import NotebookClient
-from nbclient.exceptions import CellTimeoutError, DeadKernelError
-from nbgrader.preprocessors import (
-    CheckCellMetadata,
-    ClearHiddenTests,
-    ClearMarkScheme,
-    ClearOutput,
-    ClearSolutions,
-    ComputeChecksums,
-    DeduplicateIds,
-    LockCells,
-    NbGraderPreprocessor,
-)
-from nbgrader.utils import determine_grade, is_grade, is_locked, is_solution
-from traitlets import Any
+from tqdm import tqdm
+
+#: How to install what this module needs (the ``teaching`` extra).
+INSTALL_HINT = 'pip install "svmlib[teaching]"'
+
+try:
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+    from nbgrader.preprocessors import (
+        CheckCellMetadata,
+        ClearHiddenTests,
+        ClearMarkScheme,
+        ClearOutput,
+        ClearSolutions,
+        ComputeChecksums,
+        DeduplicateIds,
+        LockCells,
+        NbGraderPreprocessor,
+    )
+    from nbgrader.utils import (
+        determine_grade,
+        is_grade,
+        is_locked,
+        is_solution,
+    )
+    from traitlets import Any
+except ImportError as error:  # the optional classroom toolchain is missing
+    raise ImportError(
+        "svmlib.teaching needs the classroom tools nbgrader, nbformat, "
+        f"nbclient and traitlets, which svmlib's core does not install "
+        f"({error}). Install them with: {INSTALL_HINT}",
+        name=error.name,
+    ) from error
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -82,7 +112,8 @@ TIMEOUT_ERROR = {
     "ename": "CellTimeoutError",
     "evalue": "the cell ran past the time limit and was interrupted",
     "traceback": [
-        "CellTimeoutError: the cell ran past the time limit and was interrupted"
+        "CellTimeoutError: the cell ran past the time limit and was "
+        "interrupted"
     ],
 }
 
@@ -147,6 +178,34 @@ def release_notebook(nb):
     ``ClearSolutions``, ``ClearOutput``, ``ClearHiddenTests``,
     ``ClearMarkScheme``, ``ComputeChecksums``, ``CheckCellMetadata``), in the
     order of ``nbgrader generate_assignment``.
+
+    Examples
+    --------
+    >>> from nbformat.v4 import new_code_cell, new_notebook
+    >>> answer = new_code_cell(
+    ...     "\\n".join(
+    ...         [
+    ...             "def square(x):",
+    ...             "    ### BEGIN SOLUTION",
+    ...             "    return x * x",
+    ...             "    ### END SOLUTION",
+    ...         ]
+    ...     ),
+    ...     metadata={
+    ...         "nbgrader": {
+    ...             "grade": False,
+    ...             "solution": True,
+    ...             "locked": False,
+    ...             "grade_id": "square",
+    ...             "schema_version": 3,
+    ...         }
+    ...     },
+    ... )
+    >>> student = release_notebook(new_notebook(cells=[answer]))
+    >>> print(student.cells[0].source)
+    def square(x):
+        # YOUR CODE HERE
+        raise NotImplementedError()
     """
     nb = copy.deepcopy(nb)
     resources = {}
@@ -189,8 +248,9 @@ def release(source, out_dir):
     out_dir = Path(out_dir)
     if out_dir.resolve() == notebooks[0].parent.resolve():
         raise ValueError(
-            f"The output folder {out_dir} is the folder of the solution notebooks; "
-            "releasing there would overwrite the solutions. Choose another folder."
+            f"The output folder {out_dir} is the folder of the solution "
+            "notebooks; releasing there would overwrite the solutions. "
+            "Choose another folder."
         )
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
@@ -208,7 +268,7 @@ def release(source, out_dir):
 
 
 class RestoreLockedCells(NbGraderPreprocessor):
-    """Put back the instructor's version of every locked cell, matched by grade_id.
+    """Put back the instructor's version of every locked cell, by grade_id.
 
     Locked cells are the autograded test cells (with their hidden tests) and
     the read-only cells. A locked cell that the student deleted is inserted
@@ -308,6 +368,26 @@ class GradeReport:
         that would not start); every question then scores zero.
     executed_notebook : nbformat.NotebookNode or None
         The notebook as run, with its outputs (feedback for the student).
+
+    Examples
+    --------
+    >>> report = GradeReport(
+    ...     "alice/03_smo.ipynb",
+    ...     questions=[
+    ...         QuestionGrade("test_bounds", 3.0, 3.0, "passed"),
+    ...         QuestionGrade("test_smo", 0.0, 7.0, "failed", "KeyError"),
+    ...         QuestionGrade("answer", None, 2.0, "manual"),
+    ...     ],
+    ... )
+    >>> report.score, report.max_score, report.manual_points
+    (3.0, 10.0, 2.0)
+    >>> print(report.to_text())
+    Grading alice/03_smo.ipynb
+      question          points  status
+      test_bounds        3 / 3  passed
+      test_smo           0 / 7  failed (KeyError)
+      answer             - / 2  manual
+      Total (autograded): 3 / 10; 2 more points to grade by hand
     """
 
     notebook: str
@@ -368,7 +448,10 @@ _MARKED_LINE = re.compile(r"^-+> *(\d+) (.*)$", re.M)
 
 
 def _failing_line(traceback):
-    """``"line 4: assert ..."``, the line IPython's traceback points at last, or None."""
+    """``"line 4: assert ..."``: the line IPython's traceback marks last.
+
+    None if the traceback marks no line.
+    """
     marked = _MARKED_LINE.findall(_ANSI.sub("", "\n".join(traceback)))
     return f"line {marked[-1][0]}: {marked[-1][1].strip()}" if marked else None
 
@@ -399,7 +482,7 @@ def _first_error(cell):
 
 
 class _Run:
-    """Execute a notebook cell by cell; remember what ran and what went wrong."""
+    """Execute a notebook cell by cell; remember what ran and what failed."""
 
     def __init__(self, nb, timeout, cwd):
         self.nb = nb
@@ -408,7 +491,8 @@ class _Run:
         self.notes = []
         self.client = NotebookClient(
             nb,
-            timeout=timeout,
+            # nbclient counts whole seconds
+            timeout=math.ceil(timeout),
             interrupt_on_timeout=True,
             error_on_timeout=TIMEOUT_ERROR,
             allow_errors=True,
@@ -422,7 +506,10 @@ class _Run:
         self.timeout = timeout
 
     def _on_cell_executed(self, cell, cell_index, execute_reply):
-        """Record a timeout; nbclient's interrupted reply is not an output of the cell."""
+        """Record a timeout.
+
+        nbclient's reply to an interrupted cell is not among its outputs.
+        """
         content = execute_reply["content"]
         if (
             content.get("status") == "error"
@@ -433,7 +520,8 @@ class _Run:
                 nbformat.v4.new_output("error", **TIMEOUT_ERROR)
             )
             self.notes.append(
-                f"cell {cell_index} ran past {self.timeout:g} s and was interrupted"
+                f"cell {cell_index} ran past {self.timeout:g} s and was "
+                "interrupted"
             )
 
     def run(self):
@@ -449,13 +537,15 @@ class _Run:
                         nbformat.v4.new_output("error", **TIMEOUT_ERROR)
                     )
                     self.notes.append(
-                        f"cell {index} ran past {self.timeout:g} s and did not stop when interrupted; "
-                        "the remaining cells were not run"
+                        f"cell {index} ran past {self.timeout:g} s and did "
+                        "not stop when interrupted; the remaining cells "
+                        "were not run"
                     )
                     return
                 except DeadKernelError:
                     self.notes.append(
-                        f"the kernel died while running cell {index}; the remaining cells were not run"
+                        f"the kernel died while running cell {index}; "
+                        "the remaining cells were not run"
                     )
                     return
                 self.executed.add(index)
@@ -497,12 +587,12 @@ def _read_notebook(path):
         return nbformat.read(path, as_version=4), None
     except FileNotFoundError:
         return None, f"no such file: {path}"
-    except (
-        Exception
-    ) as error:  # invalid JSON, not a notebook, unreadable bytes
+    # invalid JSON, not a notebook, unreadable bytes
+    except Exception as error:
         return (
             None,
-            f"the file is not a readable Jupyter notebook ({type(error).__name__}: {error})",
+            "the file is not a readable Jupyter notebook "
+            f"({type(error).__name__}: {error})",
         )
 
 
@@ -523,7 +613,8 @@ def grade_notebook(notebook, source=None, *, timeout=DEFAULT_TIMEOUT):
         Time limit per cell, in seconds. A cell that runs longer is
         interrupted (its question and the questions that depend on it score
         zero) and execution goes on with the next cell; a cell that does not
-        stop when interrupted ends the run.
+        stop when interrupted ends the run. A fraction of a second is
+        rounded up to the next whole second (nbclient's unit).
 
     Returns
     -------
@@ -536,8 +627,9 @@ def grade_notebook(notebook, source=None, *, timeout=DEFAULT_TIMEOUT):
     Raises
     ------
     ValueError
-        If ``timeout`` is not positive, or the instructor's ``source``
-        notebook cannot be read (a problem on the instructor's side).
+        If ``timeout`` is not a positive finite number, or the instructor's
+        ``source`` notebook cannot be read (a problem on the instructor's
+        side).
 
     Notes
     -----
@@ -546,7 +638,12 @@ def grade_notebook(notebook, source=None, *, timeout=DEFAULT_TIMEOUT):
     (``nbgrader.utils.determine_grade``); manually graded answers are listed
     with status ``"manual"`` and not added to the total.
     """
-    if not timeout or timeout <= 0:
+    if (
+        not isinstance(timeout, numbers.Real)
+        or isinstance(timeout, bool)
+        or not math.isfinite(timeout)
+        or timeout <= 0
+    ):
         raise ValueError(
             f"timeout must be a positive number of seconds, got {timeout!r}."
         )
@@ -587,7 +684,8 @@ def grade_notebook(notebook, source=None, *, timeout=DEFAULT_TIMEOUT):
             )
     else:
         report.notes.append(
-            "no --source given: graded with the tests in the notebook (no hidden tests)"
+            "no --source given: graded with the tests in the notebook "
+            "(no hidden tests)"
         )
     nb, resources = ClearOutput().preprocess(nb, resources)
 
@@ -602,10 +700,13 @@ def grade_notebook(notebook, source=None, *, timeout=DEFAULT_TIMEOUT):
         )
     report.notes += run.notes
     errors = [
-        (index, _first_error(cell)) for index, cell in enumerate(nb.cells)
-        if cell.cell_type == "code" and not _is_autograded_test(cell) and index not in run.timed_out
+        (index, _first_error(cell))
+        for index, cell in enumerate(nb.cells)
+        if cell.cell_type == "code"
+        and not _is_autograded_test(cell)
+        and index not in run.timed_out
         and _first_error(cell)
-    ]  # fmt: skip
+    ]
     for index, message in errors[:3]:
         name = _grade_id(nb.cells[index])
         where = f"cell {index}" + (f" ({name})" if name else "")
@@ -627,12 +728,14 @@ def grade_notebook(notebook, source=None, *, timeout=DEFAULT_TIMEOUT):
 def _parser():
     parser = argparse.ArgumentParser(
         prog="python -m svmlib.teaching",
-        description="Release student versions of the svmbook assignments and grade submissions.",
+        description="Release student versions of the svmbook assignments "
+        "and grade submissions.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     rel = commands.add_parser(
         "release",
-        help="write the student notebooks (solutions and hidden tests removed)",
+        help="write the student notebooks (solutions and hidden tests "
+        "removed)",
     )
     rel.add_argument(
         "source",
@@ -654,7 +757,8 @@ def _parser():
     )
     grd.add_argument(
         "--source", metavar="SOURCE_NOTEBOOK",
-        help="the solution notebook, or the folder of solution notebooks (restores the hidden tests)",
+        help="the solution notebook, or the folder of solution notebooks "
+        "(restores the hidden tests)",
     )  # fmt: skip
     grd.add_argument(
         "--timeout", metavar="SECONDS", type=float, default=DEFAULT_TIMEOUT,
@@ -682,8 +786,16 @@ def _write_csv(path, reports):
             )
         for report in reports:
             for q in report.questions:
-                writer.writerow([report.notebook, q.grade_id, "" if q.points is None else q.points,
-                                 q.max_points, q.status])  # fmt: skip
+                points = "" if q.points is None else q.points
+                writer.writerow(
+                    [
+                        report.notebook,
+                        q.grade_id,
+                        points,
+                        q.max_points,
+                        q.status,
+                    ]
+                )
             writer.writerow(
                 [
                     report.notebook,
@@ -723,21 +835,34 @@ def main(argv=None):
             print(f"wrote {target}")
         return 0
 
-    if args.timeout <= 0:
+    if not math.isfinite(args.timeout) or args.timeout <= 0:
         print(
             "--timeout must be a positive number of seconds", file=sys.stderr
         )
         return 2
     reports, status = [], 0
-    for notebook in args.notebooks:
+    # a progress bar for a person at a terminal; disable=None turns it off
+    # when stderr is not a terminal (CI, pytest, a log file)
+    progress = tqdm(
+        args.notebooks,
+        desc="grading",
+        unit="notebook",
+        file=sys.stderr,
+        disable=None,
+    )
+    for notebook in progress:
+        progress.set_postfix_str(Path(notebook).name)
         try:
             report = grade_notebook(
                 notebook, args.source, timeout=args.timeout
             )
         except ValueError as error:
+            progress.close()
             print(f"grade failed: {error}", file=sys.stderr)
             return 1
-        print(report.to_text(), flush=True)
+        # above the bar, which tqdm draws again below
+        progress.write(report.to_text(), file=sys.stdout)
+        sys.stdout.flush()
         if report.error:
             status = 1
         if (

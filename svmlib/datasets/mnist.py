@@ -28,10 +28,18 @@ __all__ = ["load_mnist", "get_data_home", "fetch_file", "read_idx"]
 
 #: SHA-256 of the four original MNIST gzip files (LeCun, Cortes & Burges).
 MNIST_FILES = {
-    "train-images-idx3-ubyte.gz": "440fcabf73cc546fa21475e81ea370265605f56be210a4024d2ca8f203523609",
-    "train-labels-idx1-ubyte.gz": "3552534a0a558bbed6aed32b30c495cca23d567ec52cac8be1a0730e8010255c",
-    "t10k-images-idx3-ubyte.gz": "8d422c7b0a1c1c79245a5bcf07fe86e33eeafee792b84584aec276f5a2dbc4e6",
-    "t10k-labels-idx1-ubyte.gz": "f7ae60f92e00ec6debd23a6088c31dbd2371eca3ffa0defaefb259924204aec6",
+    "train-images-idx3-ubyte.gz": (
+        "440fcabf73cc546fa21475e81ea370265605f56be210a4024d2ca8f203523609"
+    ),
+    "train-labels-idx1-ubyte.gz": (
+        "3552534a0a558bbed6aed32b30c495cca23d567ec52cac8be1a0730e8010255c"
+    ),
+    "t10k-images-idx3-ubyte.gz": (
+        "8d422c7b0a1c1c79245a5bcf07fe86e33eeafee792b84584aec276f5a2dbc4e6"
+    ),
+    "t10k-labels-idx1-ubyte.gz": (
+        "f7ae60f92e00ec6debd23a6088c31dbd2371eca3ffa0defaefb259924204aec6"
+    ),
 }
 
 #: Where the MNIST files are served, tried in order.
@@ -45,15 +53,27 @@ _IDX_DTYPES = {0x08: np.uint8}
 
 
 def get_data_home(data_home=None):
-    """The data folder: ``data_home``, else ``$SVMLIB_DATA_DIR``, else the default.
+    """The data folder: ``data_home``, else ``$SVMLIB_DATA_DIR``, or a default.
 
     Parameters
     ----------
     data_home : str or path-like, optional
+        A folder chosen by the caller; it wins over everything else.
 
     Returns
     -------
     pathlib.Path
+        ``data_home``; else the folder named by the environment variable
+        ``SVMLIB_DATA_DIR``; else the ``data/`` folder of the book's
+        repository when svmlib runs from a checkout; else the user cache
+        folder ``pooch.os_cache("svmlib")``.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from svmlib.datasets import get_data_home
+    >>> get_data_home("course_data") == Path("course_data")
+    True
     """
     if data_home is not None:
         return Path(data_home)
@@ -70,7 +90,7 @@ def fetch_file(folder, name, sha256, urls, download=True):
 
     Parameters
     ----------
-    folder : pathlib.Path
+    folder : str or path-like
         Where the file is, or will be written.
     name : str
         File name.
@@ -90,20 +110,40 @@ def fetch_file(folder, name, sha256, urls, download=True):
     OSError
         If the file is missing and cannot be downloaded (or ``download`` is
         False), or if it is present but its checksum does not match.
+
+    Examples
+    --------
+    A file that is present is verified, and not downloaded again:
+
+    >>> import hashlib, tempfile
+    >>> from pathlib import Path
+    >>> from svmlib.datasets import fetch_file
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "hello.txt").write_bytes(b"hello")
+    >>> digest = hashlib.sha256(b"hello").hexdigest()
+    >>> fetch_file(folder, "hello.txt", digest, urls=(), download=False).name
+    'hello.txt'
+    >>> fetch_file(folder, "hello.txt", "0" * 64, ())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    OSError: ...hello.txt is corrupt: its SHA-256 is 2cf24dba...
     """
+    folder = Path(folder)
     path = folder / name
     if path.exists():
         actual = pooch.file_hash(str(path), alg="sha256")
         if actual != sha256:
             raise OSError(
-                f"{path} is corrupt: its SHA-256 is {actual}, expected {sha256}. "
-                f"Delete it so that it can be downloaded again, or replace it with the original file."
+                f"{path} is corrupt: its SHA-256 is {actual}, expected "
+                f"{sha256}. Delete it so that it can be downloaded again, or "
+                "replace it with the original file."
             )
         return path
     if not download:
         raise OSError(
-            f"{name} is not in {folder} and download=False. Put the file there, point "
-            f"SVMLIB_DATA_DIR (or data_home) at a folder that has it, or allow downloads."
+            f"{name} is not in {folder} and download=False. Put the file "
+            "there, point SVMLIB_DATA_DIR (or data_home) at a folder that "
+            "has it, or allow downloads."
         )
     errors = []
     for base in urls:
@@ -116,12 +156,14 @@ def fetch_file(folder, name, sha256, urls, download=True):
                 progressbar=False,
             )
             return Path(fetched)
-        except Exception as error:  # a mirror that fails is skipped; all failing is reported below
+        # a mirror that fails is skipped; all failing is reported below
+        except Exception as error:
             errors.append(f"{base}{name}: {error}")
     raise OSError(
         f"{name} is not in {folder} and could not be downloaded:\n  "
         + "\n  ".join(errors)
-        + "\nOffline? Point SVMLIB_DATA_DIR (or data_home) at a folder holding the file."
+        + "\nOffline? Point SVMLIB_DATA_DIR (or data_home) at a folder "
+        "holding the file."
     )
 
 
@@ -144,6 +186,21 @@ def read_idx(path):
     ------
     OSError
         If the header is malformed or the data size does not match it.
+
+    Examples
+    --------
+    A 2 x 3 array of bytes, written in the IDX format and read back:
+
+    >>> import gzip, tempfile
+    >>> from pathlib import Path
+    >>> from svmlib.datasets import read_idx
+    >>> path = Path(tempfile.mkdtemp()) / "tiny-idx2-ubyte.gz"
+    >>> header = bytes([0, 0, 0x08, 2]) + bytes([0, 0, 0, 2, 0, 0, 0, 3])
+    >>> with gzip.open(path, "wb") as f:
+    ...     _ = f.write(header + bytes(range(6)))
+    >>> read_idx(path)
+    array([[0, 1, 2],
+           [3, 4, 5]], dtype=uint8)
     """
     with gzip.open(path, "rb") as f:
         raw = f.read()
@@ -158,7 +215,8 @@ def read_idx(path):
     )
     if len(shape) != ndim or len(raw) - header_end != int(np.prod(shape)):
         raise OSError(
-            f"{path}: the header announces shape {shape}, which does not match the file size."
+            f"{path}: the header announces shape {shape}, which does not "
+            "match the file size."
         )
     return np.frombuffer(
         raw, dtype=_IDX_DTYPES[raw[2]], offset=header_end
@@ -186,7 +244,8 @@ def _read_mnist_part(folder, prefix, download):
         or images.shape[0] != labels.shape[0]
     ):
         raise OSError(
-            f"The MNIST {prefix} files do not match: images {images.shape}, labels {labels.shape}."
+            f"The MNIST {prefix} files do not match: images "
+            f"{images.shape}, labels {labels.shape}."
         )
     return images, labels
 
@@ -225,6 +284,18 @@ def load_mnist(digits=None, subset="all", data_home=None, download=True):
     ----------
     Y. LeCun, C. Cortes and C. J. C. Burges, "The MNIST database of
     handwritten digits".
+
+    Examples
+    --------
+    The 3s and 8s of the test set (from the data folder, see
+    :func:`get_data_home`):
+
+    >>> from svmlib.datasets import load_mnist
+    >>> X, y = load_mnist(digits=(3, 8), subset="test", download=False)
+    >>> X.shape, X.dtype, y.dtype
+    ((1984, 784), dtype('float32'), dtype('int64'))
+    >>> [int(n) for n in np.bincount(y)[[3, 8]]], float(X.max())
+    ([1010, 974], 1.0)
     """
     parts = {"train": ("train",), "test": ("t10k",), "all": ("train", "t10k")}
     if subset not in parts:
