@@ -1,4 +1,4 @@
-"""What the benchmarks share: the case study's MNIST 3-vs-8 splits, and a timer."""
+"""Shared by the benchmarks: the case study's MNIST 3-vs-8 splits, a timer."""
 
 import time
 
@@ -9,7 +9,7 @@ from svmlib.datasets import load_mnist
 
 
 def mnist_3_vs_8(random_state=0):
-    """Training (60%) and test (20%) splits of all 3s and 8s; labels are digits."""
+    """Training (60%) and test (20%) splits of all 3s and 8s, digit labels."""
     X, digit = load_mnist(digits=(3, 8))
     X_train, X_rest, y_train, y_rest = train_test_split(
         X, digit, train_size=0.6, stratify=digit, random_state=random_state
@@ -30,7 +30,10 @@ def plus_minus(digits, positive=8):
 
 
 def full_alpha(support, dual_coef, n):
-    """The full-length alpha of a fitted scikit-learn SVC (|alpha_i y_i| = alpha_i)."""
+    """The full-length alpha of a fitted scikit-learn SVC.
+
+    Its dual_coef_ holds alpha_i y_i, and |alpha_i y_i| = alpha_i.
+    """
     alpha = np.zeros(n)
     alpha[support] = np.abs(np.ravel(dual_coef))
     return alpha

@@ -1,4 +1,6 @@
-"""Run every benchmark in one process: the solver table, the full-size ratio, the scaling table.
+"""Run every benchmark in one process.
+
+The solver table, the full-size ratio, the scaling table.
 
 Run:  SVMLIB_DATA_DIR=../shared/data python benchmarks/run_all.py
 """

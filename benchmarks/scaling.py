@@ -1,9 +1,10 @@
-"""Benchmark: fit time against n for svmlib's SMO (dense and cached Gram) and scikit-learn.
+"""Benchmark: fit time against n for svmlib's SMO and scikit-learn.
 
-MNIST 3 vs 8, RBF sigma=5 (gamma=0.02), C=10, training sets of 500 to 8379
-images (prefixes of the case study's training split). The cached runs get a
-column cache of a quarter of the Gram matrix. Prints one row per n and the
-fitted log-log slopes.
+svmlib runs twice, with the dense and with the cached Gram matrix. MNIST 3
+vs 8, RBF sigma=5 (gamma=0.02), C=10, training sets of 500 to 8379 images
+(prefixes of the case study's training split). The cached runs get a column
+cache of a quarter of the Gram matrix. Prints one row per n and the fitted
+log-log slopes.
 
 Run:  SVMLIB_DATA_DIR=../shared/data python benchmarks/scaling.py
 """
@@ -21,7 +22,8 @@ SIZES = (500, 1000, 2000, 4000, 8379)
 def main():
     X_train, y_train, _, _ = mnist_3_vs_8()
     print(
-        f"{'n':>6} {'svmlib dense (s)':>17} {'svmlib cached (s)':>18} {'sklearn (s)':>12} {'dense/sklearn':>14}"
+        f"{'n':>6} {'svmlib dense (s)':>17} {'svmlib cached (s)':>18} "
+        f"{'sklearn (s)':>12} {'dense/sklearn':>14}"
     )
     times = {"dense": [], "cached": [], "sklearn": []}
     for n in SIZES:
@@ -36,7 +38,8 @@ def main():
         )
         row = [times[key][-1] for key in ("dense", "cached", "sklearn")]
         print(
-            f"{n:>6} {row[0]:>17.3f} {row[1]:>18.3f} {row[2]:>12.3f} {row[0] / row[2]:>14.3f}"
+            f"{n:>6} {row[0]:>17.3f} {row[1]:>18.3f} {row[2]:>12.3f} "
+            f"{row[0] / row[2]:>14.3f}"
         )
     slopes = {
         key: np.polyfit(np.log(SIZES), np.log(values), 1)[0]

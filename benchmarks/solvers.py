@@ -1,4 +1,4 @@
-"""Benchmark: every dual solver of the book on a 2000-image MNIST 3-vs-8 subset.
+"""Benchmark: the book's dual solvers on a 2000-image MNIST 3-vs-8 subset.
 
 RBF sigma=5, C=10, each solver to its own stopping rule (tol=1e-3 where it
 has one). Prints iterations, seconds (median of the repeats), the dual
@@ -42,10 +42,12 @@ def main(repeats):
     )
 
     print(
-        f"MNIST 3 vs 8, first {N} training images, RBF sigma={SIGMA:g}, C={C:g}; median of {repeats} runs"
+        f"MNIST 3 vs 8, first {N} training images, RBF sigma={SIGMA:g}, "
+        f"C={C:g}; median of {repeats} runs"
     )
     print(
-        f"{'solver':<24} {'iterations':>10} {'seconds':>8} {'dual objective':>15} {'gap to sklearn':>15}"
+        f"{'solver':<24} {'iterations':>10} {'seconds':>8} "
+        f"{'dual objective':>15} {'gap to sklearn':>15}"
     )
     for name, solve in solvers.items():
         with warnings.catch_warnings():
@@ -54,10 +56,12 @@ def main(repeats):
         seconds, result = np.median([t for t, _ in runs]), runs[-1][1]
         gap = (W_reference - result.dual_objective) / W_reference
         print(
-            f"{name:<24} {result.n_iter:>10} {seconds:>8.3f} {result.dual_objective:>15.6f} {gap:>+15.2e}"
+            f"{name:<24} {result.n_iter:>10} {seconds:>8.3f} "
+            f"{result.dual_objective:>15.6f} {gap:>+15.2e}"
         )
     print(
-        f"{'scikit-learn (LIBSVM)':<24} {reference.n_iter_[0]:>10} {t_reference:>8.3f} {W_reference:>15.6f} {0:>+15.2e}"
+        f"{'scikit-learn (LIBSVM)':<24} {reference.n_iter_[0]:>10} "
+        f"{t_reference:>8.3f} {W_reference:>15.6f} {0:>+15.2e}"
     )
     print("(scikit-learn is given the same precomputed float64 Gram matrix)")
 
