@@ -1,4 +1,4 @@
-"""Toy data generators: shapes, labels, seeds, and the geometry they promise."""
+"""Toy data generators: shapes, labels, seeds, the geometry they promise."""
 
 import numpy as np
 import pytest
@@ -37,7 +37,8 @@ def test_separable_has_an_empty_strip(margin):
     X, y = make_separable(200, margin=margin, angle=angle, random_state=1)
     normal = np.array([np.cos(angle), np.sin(angle)])
     assert np.all(y * (X @ normal) >= margin / 2 - 1e-12)
-    # the hard-margin SVM exists and its margin 1 / ||w|| is at least half the strip
+    # the hard-margin SVM exists and its margin 1 / ||w|| is at least half
+    # the strip
     result = smo(linear_kernel(X), y, np.inf, tol=1e-6)
     assert result.converged
     assert (
@@ -84,7 +85,7 @@ def test_sine_sides_and_nonlinearity():
         (lambda: make_separable(10, margin=0.0), "margin must be a positive"),
         (lambda: make_separable(10, scale=-1.0), "scale must be a positive"),
         (lambda: make_separable(10, angle=np.nan), "angle must be"),
-        (lambda: make_outlier_data(2), "n_samples must be >= 3"),
+        (lambda: make_outlier_data(2), "n_samples must be an integer >= 3"),
         (
             lambda: make_outlier_data(10, outlier_position=np.inf),
             "outlier_position",

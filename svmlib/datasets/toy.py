@@ -16,38 +16,17 @@ Book chapters: *Margins and the hinge loss*, *The soft margin*, and the SMO
 chapters.
 """
 
-import numbers
-
 import numpy as np
 from sklearn.utils import check_random_state
 
+from .._validation import (
+    check_int,
+    check_nonnegative,
+    check_positive,
+    check_real,
+)
+
 __all__ = ["make_separable", "make_outlier_data", "make_sine_separated"]
-
-
-def _check_n_samples(n_samples):
-    if (
-        not isinstance(n_samples, numbers.Integral)
-        or isinstance(n_samples, bool)
-        or n_samples < 2
-    ):
-        raise ValueError(
-            f"n_samples must be an integer >= 2 (at least one point per class), got {n_samples!r}."
-        )
-    return int(n_samples)
-
-
-def _check_nonnegative(value, name, positive=False):
-    ok = (
-        isinstance(value, numbers.Real)
-        and not isinstance(value, bool)
-        and np.isfinite(value)
-    )
-    if not ok or value < 0 or (positive and value == 0):
-        kind = "positive" if positive else "non-negative"
-        raise ValueError(
-            f"{name} must be a {kind} finite number, got {value!r}."
-        )
-    return float(value)
 
 
 def _rotation(angle):
@@ -61,7 +40,7 @@ def _class_sizes(n_samples):
 
 
 def _separable_coordinates(n_samples, margin, scale, rng):
-    """(t, u, y): t the coordinate across the strip |t| < margin / 2, u along it."""
+    """(t, u, y): t across the strip |t| < margin / 2, u along it."""
     n_negative, n_positive = _class_sizes(n_samples)
     y = np.r_[-np.ones(n_negative), np.ones(n_positive)]
     # Across the strip: the distance to the strip's edge is half-normal, so
@@ -81,7 +60,7 @@ def _finish(t, u, y, angle, rng):
 def make_separable(
     n_samples=100, *, margin=1.0, scale=1.0, angle=np.pi / 6, random_state=None
 ):
-    """Two linearly separable clouds with an empty strip of width ``margin`` between them.
+    """Two linearly separable clouds, an empty strip of width ``margin`` apart.
 
     Across the strip, each point's distance from the strip's edge is
     half-normal with scale ``scale``; along the strip it is normal with
@@ -115,25 +94,13 @@ def make_separable(
         If n_samples < 2, or margin, scale or angle is not a finite number
         (margin and scale must be > 0).
     """
-    n_samples = _check_n_samples(n_samples)
-    margin = _check_nonnegative(margin, "margin", positive=True)
-    scale = _check_nonnegative(scale, "scale", positive=True)
-    angle = _check_angle(angle)
+    n_samples = check_int(n_samples, "n_samples", minimum=2)
+    margin = check_positive(margin, "margin")
+    scale = check_positive(scale, "scale")
+    angle = check_real(angle, "angle")
     rng = check_random_state(random_state)
     t, u, y = _separable_coordinates(n_samples, margin, scale, rng)
     return _finish(t, u, y, angle, rng)
-
-
-def _check_angle(angle):
-    if (
-        not isinstance(angle, numbers.Real)
-        or isinstance(angle, bool)
-        or not np.isfinite(angle)
-    ):
-        raise ValueError(
-            f"angle must be a finite number (radians), got {angle!r}."
-        )
-    return float(angle)
 
 
 def make_outlier_data(
@@ -146,7 +113,9 @@ def make_outlier_data(
     angle=np.pi / 6,
     random_state=None,
 ):
-    """:func:`make_separable` data plus one outlier of class +1 pushed towards class -1.
+    """:func:`make_separable` data plus one outlier of class +1 pushed over.
+
+    The outlier is pushed towards (or into) class -1.
 
     The first ``n_samples - 1`` points are drawn as by
     :func:`make_separable`. The last point, the outlier, has label +1; it
@@ -191,29 +160,18 @@ def make_outlier_data(
         :func:`make_separable`; outlier_position and outlier_shift must be
         finite).
     """
-    n_samples = _check_n_samples(n_samples)
-    if n_samples < 3:
-        raise ValueError(
-            f"n_samples must be >= 3 (two classes and the outlier), got {n_samples}."
-        )
-    margin = _check_nonnegative(margin, "margin", positive=True)
-    scale = _check_nonnegative(scale, "scale", positive=True)
-    angle = _check_angle(angle)
-    for name, value in (
-        ("outlier_position", outlier_position),
-        ("outlier_shift", outlier_shift),
-    ):
-        if (
-            not isinstance(value, numbers.Real)
-            or isinstance(value, bool)
-            or not np.isfinite(value)
-        ):
-            raise ValueError(f"{name} must be a finite number, got {value!r}.")
+    # two classes and the outlier
+    n_samples = check_int(n_samples, "n_samples", minimum=3)
+    margin = check_positive(margin, "margin")
+    scale = check_positive(scale, "scale")
+    angle = check_real(angle, "angle")
+    outlier_position = check_real(outlier_position, "outlier_position")
+    outlier_shift = check_real(outlier_shift, "outlier_shift")
     rng = check_random_state(random_state)
     t, u, y = _separable_coordinates(n_samples - 1, margin, scale, rng)
     X, y = _finish(t, u, y, angle, rng)
     outlier = (
-        np.array([float(outlier_position) * margin / 2, float(outlier_shift)])
+        np.array([outlier_position * margin / 2, outlier_shift])
         @ _rotation(angle).T
     )
     return np.vstack([X, outlier]), np.r_[y, 1.0]
@@ -263,10 +221,10 @@ def make_sine_separated(
     004), which draws two elongated Gaussian clouds and keeps the points
     above sin(x1) + 0.5, respectively below sin(x1).
     """
-    n_samples = _check_n_samples(n_samples)
-    noise = _check_nonnegative(noise, "noise")
-    gap = _check_nonnegative(gap, "gap")
-    width = _check_nonnegative(width, "width", positive=True)
+    n_samples = check_int(n_samples, "n_samples", minimum=2)
+    noise = check_nonnegative(noise, "noise")
+    gap = check_nonnegative(gap, "gap")
+    width = check_positive(width, "width")
     rng = check_random_state(random_state)
     n_negative, n_positive = _class_sizes(n_samples)
     y = np.r_[-np.ones(n_negative), np.ones(n_positive)]

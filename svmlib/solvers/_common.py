@@ -22,9 +22,11 @@ class SolverResult:
     Attributes
     ----------
     alpha : ndarray of shape (n,), float64
-        Lagrange multipliers, 0 <= alpha_i <= C, sum_i alpha_i y_i = 0.
+        Lagrange multipliers, 0 <= alpha_i <= C (or C_i),
+        sum_i alpha_i y_i = 0.
     b : float
-        Intercept of the decision function f(x) = sum_i alpha_i y_i K(x_i, x) + b.
+        Intercept of the decision function
+        f(x) = sum_i alpha_i y_i K(x_i, x) + b.
     n_iter : int
         Number of two-variable steps taken (for SMO), or of passes/iterations
         for the other solvers.
@@ -51,21 +53,39 @@ class SolverResult:
 
 
 def warn_not_converged(solver, n_iter, max_iter, violation, tol, C=None):
-    """Issue the ConvergenceWarning of a solver that stopped short of ``tol``."""
+    """Issue the ConvergenceWarning of a solver that stopped short of tol.
+
+    Parameters
+    ----------
+    solver : str
+        The solver's name, for the message.
+    n_iter, max_iter : int
+        Iterations taken, and allowed.
+    violation : float
+        The maximal KKT violation reached.
+    tol : float
+        The tolerance it should have reached.
+    C : float or ndarray of shape (n,), optional
+        The box constraint; an infinite C (hard margin) changes the advice.
+    """
     if n_iter >= max_iter:
         reason = f"reached max_iter={max_iter}"
         advice = "Increase max_iter or tol."
     else:
         reason = f"could make no further progress after {n_iter} iterations"
-        advice = "The problem may be badly scaled: standardise the features or lower C."
+        advice = (
+            "The problem may be badly scaled: standardise the features or "
+            "lower C."
+        )
     if C is not None and np.any(np.isinf(C)):
         advice = (
-            "With C = inf (hard margin) this usually means that the data are not separable "
-            "in the kernel's feature space, so the dual has no maximum: use a finite C."
+            "With C = inf (hard margin) this usually means that the data "
+            "are not separable in the kernel's feature space, so the dual "
+            "has no maximum: use a finite C."
         )
     warnings.warn(
-        f"{solver} {reason} with a KKT violation of {violation:.3g} > tol={tol:g}; "
-        f"the model is usable but not optimal. {advice}",
+        f"{solver} {reason} with a KKT violation of {violation:.3g} > "
+        f"tol={tol:g}; the model is usable but not optimal. {advice}",
         ConvergenceWarning,
         stacklevel=3,
     )

@@ -1,8 +1,9 @@
-"""The SVM dual by projected gradient descent with a penalty on sum_i alpha_i y_i.
+"""The SVM dual by projected gradient descent, the equality as a penalty.
 
 The dual, written as a minimisation,
 
-    minimise   F(alpha) = -sum_i alpha_i + 1/2 alpha^T Q alpha,   Q_ij = y_i y_j K_ij,
+    minimise   F(alpha) = -sum_i alpha_i + 1/2 alpha^T Q alpha,
+               Q_ij = y_i y_j K_ij,
     subject to 0 <= alpha_i <= C  and  sum_i alpha_i y_i = 0,
 
 has two kinds of constraint. The box is easy: after each gradient step,
@@ -30,19 +31,23 @@ method (Bertsekas 1999, section 2.3); the method of multipliers (Bertsekas
 (source 004 of the book).
 """
 
-import numbers
-
 import numpy as np
 from scipy.sparse.linalg import LinearOperator, eigsh
 
-from .._validation import check_C, check_labels, check_max_iter, check_tol
+from .._validation import (
+    check_C,
+    check_gram,
+    check_labels,
+    check_max_iter,
+    check_positive,
+    check_tol,
+)
 from ..duality import (
     dual_objective_from_errors,
     error_cache,
     intercept_from_errors,
     max_violation,
 )
-from ..gram import DenseGram
 from ._common import SolverResult, warn_not_converged
 
 __all__ = ["dual_gd", "largest_eigenvalue"]
@@ -66,7 +71,7 @@ def largest_eigenvalue(K, y, penalty=0.0):
 
     Returns
     -------
-    L : float
+    lipschitz : float
         lambda_max(Q + c y y^T), the Lipschitz constant of the gradient.
     """
     n = len(y)
@@ -92,16 +97,11 @@ def largest_eigenvalue(K, y, penalty=0.0):
     return float(value[0])
 
 
-def _check_positive(value, name):
-    if (
-        not isinstance(value, numbers.Real)
-        or isinstance(value, bool)
-        or not (0 < value < np.inf)
-    ):
-        raise ValueError(
-            f"{name} must be a positive finite number, got {value!r}."
-        )
-    return float(value)
+def _default_penalty(K, y):
+    """lambda_max(Q) / (4 n), or 1 / n when K = 0 (any weight > 0 works)."""
+    n = len(y)
+    penalty = largest_eigenvalue(K, y) / (4 * n)
+    return penalty if penalty > 0 else 1.0 / n
 
 
 def dual_gd(
@@ -117,7 +117,7 @@ def dual_gd(
     record_history=False,
     callback=None,
 ):
-    """Solve the SVM dual by projected gradient descent with a penalty on sum alpha_i y_i.
+    """Solve the SVM dual by projected gradient descent and a penalty.
 
     Starting from alpha = 0, each iteration
 
@@ -142,10 +142,11 @@ def dual_gd(
     C : float, default=np.inf
         Box constraint, > 0; ``np.inf`` is the hard margin (clip at 0 only).
     learning_rate : float, optional
-        Step size, > 0. Default 1 / L with L = lambda_max(Q + c y y^T), the
-        Lipschitz constant of the gradient (``largest_eigenvalue``): the
-        largest step for which every iteration decreases the penalised
-        objective. A step above 2 / L diverges.
+        Step size, > 0. Default 1 / lipschitz with
+        lipschitz = lambda_max(Q + c y y^T), the Lipschitz constant of the
+        gradient (``largest_eigenvalue``): the largest step for which every
+        iteration decreases the penalised objective. A step above
+        2 / lipschitz diverges.
     penalty : float, optional
         The penalty weight c > 0. Default lambda_max(Q) / (4 n): y y^T has
         the eigenvalue n, so the penalty raises the largest curvature by at
@@ -207,7 +208,7 @@ def dual_gd(
     "Multiplier and gradient methods"; Powell (1969), "A method for nonlinear
     constraints in minimization problems".
     """
-    K = DenseGram(K).K.astype(np.float64, copy=False)
+    K = check_gram(K).astype(np.float64, copy=False)
     n = K.shape[0]
     y = check_labels(y, n)
     C = check_C(C)
@@ -215,15 +216,11 @@ def dual_gd(
     max_iter = check_max_iter(max_iter, n)
     if callback is not None and not callable(callback):
         raise ValueError(f"callback must be callable, got {callback!r}.")
-    if penalty is None:
-        penalty = largest_eigenvalue(K, y) / (4 * n)
-        penalty = (
-            penalty if penalty > 0 else 1.0 / n
-        )  # K = 0: any positive weight
-    penalty = _check_positive(penalty, "penalty")
+    penalty = _default_penalty(K, y) if penalty is None else penalty
+    penalty = check_positive(penalty, "penalty")
     if learning_rate is None:
         learning_rate = 1.0 / largest_eigenvalue(K, y, penalty)
-    learning_rate = _check_positive(learning_rate, "learning_rate")
+    learning_rate = check_positive(learning_rate, "learning_rate")
 
     alpha, beta = np.zeros(n), 0.0
     E = -y.copy()  # alpha = 0

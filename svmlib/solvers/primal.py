@@ -21,7 +21,6 @@ SVM" (the 1/(lam t) step size); Bottou (2010), "Large-scale machine learning
 with stochastic gradient descent".
 """
 
-import numbers
 import warnings
 from dataclasses import dataclass, field
 
@@ -30,7 +29,13 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array
 
-from .._validation import check_labels, check_tol
+from .._validation import (
+    check_int,
+    check_labels,
+    check_nonnegative,
+    check_positive,
+    check_tol,
+)
 
 __all__ = ["PrimalResult", "primal_gd", "regularised_hinge_objective"]
 
@@ -93,52 +98,25 @@ def regularised_hinge_objective(w, b, X, y, lam):
 MIN_CHECK_INTERVAL = 50
 
 
-def _check_positive_int(value, name):
-    if (
-        not isinstance(value, numbers.Integral)
-        or isinstance(value, bool)
-        or value < 1
-    ):
-        raise ValueError(f"{name} must be a positive integer, got {value!r}.")
-    return int(value)
-
-
 def _check_inputs(
     X, y, lam, learning_rate, batch_size, max_iter, tol, patience
 ):
     X = check_array(X, dtype=np.float64, ensure_min_samples=2)
     y = check_labels(y, X.shape[0])
-    if (
-        not isinstance(lam, numbers.Real)
-        or isinstance(lam, bool)
-        or not (0 <= lam < np.inf)
-    ):
-        raise ValueError(f"lam must be a finite number >= 0, got {lam!r}.")
-    if (
-        not isinstance(learning_rate, numbers.Real)
-        or isinstance(learning_rate, bool)
-        or not (0 < learning_rate < np.inf)
-    ):
-        raise ValueError(
-            f"learning_rate must be a positive finite number, got {learning_rate!r}."
-        )
-    batch_size = min(_check_positive_int(batch_size, "batch_size"), X.shape[0])
-    max_iter = _check_positive_int(max_iter, "max_iter")
-    patience = _check_positive_int(patience, "patience")
     return (
         X,
         y,
-        float(lam),
-        float(learning_rate),
-        batch_size,
-        max_iter,
+        check_nonnegative(lam, "lam"),
+        check_positive(learning_rate, "learning_rate"),
+        min(check_int(batch_size, "batch_size"), X.shape[0]),
+        check_int(max_iter, "max_iter"),
         check_tol(tol),
-        patience,
+        check_int(patience, "patience"),
     )
 
 
 def step_size(t, learning_rate, lam):
-    """The step size of step t = 1, 2, ...: learning_rate / (1 + learning_rate lam t).
+    """The step size of step t = 1, 2, ...: lr / (1 + lr lam t), lr the rate.
 
     For lam = 0 this is the constant ``learning_rate``. For lam > 0 it starts
     at about ``learning_rate`` and decays like 1 / (lam t), the Pegasos step
@@ -169,7 +147,7 @@ def primal_gd(
     (the points are reshuffled every epoch and visited in batches) and moves
     against it with the step size
 
-        eta_t = learning_rate / (1 + learning_rate * lam * t),   t = 1, 2, ...
+        step_t = learning_rate / (1 + learning_rate * lam * t),  t = 1, 2, ...
 
     constant for lam = 0, and decaying like the Pegasos step 1 / (lam t) for
     large t when lam > 0 (see ``step_size``).
@@ -262,16 +240,13 @@ def primal_gd(
     while t < max_iter:
         if position >= n:  # a new epoch: reshuffle
             order, position = rng.permutation(n), 0
-        if (
-            t > 0 and t % check_every == 0
-        ):  # check progress of the best objective
+        # check the progress of the best objective
+        if t > 0 and t % check_every == 0:
             objective = regularised_hinge_objective(w, b, X, y, lam)
             if objective < best[2]:
                 best = (w.copy(), b, objective)
             checks.append(best[2])
-            if len(checks) > patience and checks[-patience - 1] - best[
-                2
-            ] <= tol * max(abs(best[2]), 1e-12):
+            if _stalled(checks, patience, tol):
                 converged = True
                 break
         batch = order[position : position + batch_size]
@@ -292,9 +267,10 @@ def primal_gd(
         best = (w.copy(), b, objective)
     if not converged:
         warnings.warn(
-            f"primal_gd reached max_iter={max_iter} before the objective stopped improving "
-            f"(relative change > tol={tol:g} over {patience} checks); the best iterate is returned. "
-            f"Increase max_iter or the learning rate.",
+            f"primal_gd reached max_iter={max_iter} before the objective "
+            f"stopped improving (relative change > tol={tol:g} over "
+            f"{patience} checks); the best iterate is returned. Increase "
+            "max_iter or the learning rate.",
             ConvergenceWarning,
             stacklevel=2,
         )
@@ -313,13 +289,20 @@ def primal_gd(
     )
 
 
-def _subgradient_step(w, b, X_batch, y_batch, lam, eta):
-    """One step (w, b) <- (w, b) - eta (g_w, g_b) on a mini-batch."""
+def _stalled(checks, patience, tol):
+    """Whether the best objective gained <= tol (relative) in ``patience``."""
+    best = checks[-1]
+    if len(checks) <= patience:
+        return False
+    return checks[-patience - 1] - best <= tol * max(abs(best), 1e-12)
+
+
+def _subgradient_step(w, b, X_batch, y_batch, lam, step):
+    """One step (w, b) <- (w, b) - step (g_w, g_b) on a mini-batch."""
     m = len(y_batch)
-    active = (
-        y_batch * (X_batch @ w + b) < 1.0
-    )  # points with a non-zero hinge subgradient
+    # the points with a non-zero hinge subgradient
+    active = y_batch * (X_batch @ w + b) < 1.0
     coef = y_batch[active]
     g_w = lam * w - (coef @ X_batch[active]) / m
     g_b = -coef.sum() / m
-    return w - eta * g_w, b - eta * g_b
+    return w - step * g_w, b - step * g_b

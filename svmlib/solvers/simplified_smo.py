@@ -17,7 +17,13 @@ Source: A. Ng, CS229 handout "The simplified SMO algorithm", equations
 import numpy as np
 from sklearn.utils import check_random_state
 
-from .._validation import check_C, check_labels, check_max_iter, check_tol
+from .._validation import (
+    check_C,
+    check_int,
+    check_labels,
+    check_max_iter,
+    check_tol,
+)
 from ..duality import dual_objective_from_errors, max_violation
 from ..gram import as_gram, column_blas_threads
 from ._common import SolverResult, warn_not_converged
@@ -30,7 +36,11 @@ MIN_CHANGE = 1e-5
 
 
 def _kkt_violated(alpha_i, y_i, E_i, C, tol):
-    """The handout's test: (y_i E_i < -tol and alpha_i < C) or (y_i E_i > tol and alpha_i > 0)."""
+    """The handout's KKT test on y_i E_i = y_i f(x_i) - 1.
+
+    Violated when (y_i E_i < -tol and alpha_i < C) or
+    (y_i E_i > tol and alpha_i > 0).
+    """
     r_i = y_i * E_i  # y_i f(x_i) - 1
     return (r_i < -tol and alpha_i < C) or (r_i > tol and alpha_i > 0)
 
@@ -104,7 +114,8 @@ def simplified_smo(
     Raises
     ------
     ValueError
-        For invalid K, y, C, tol, max_passes or max_iter (as :func:`svmlib.solvers.smo`).
+        For invalid K, y, C, tol, max_passes or max_iter (as
+        :func:`svmlib.solvers.smo`; C must be one number here).
 
     Warns
     -----
@@ -126,10 +137,7 @@ def simplified_smo(
     C = check_C(C)
     tol = check_tol(tol)
     max_iter = check_max_iter(max_iter, gram.n)
-    if not isinstance(max_passes, (int, np.integer)) or max_passes < 1:
-        raise ValueError(
-            f"max_passes must be a positive integer, got {max_passes!r}."
-        )
+    max_passes = check_int(max_passes, "max_passes")
     rng = check_random_state(random_state)
 
     n, diagonal = gram.n, gram.diagonal()
