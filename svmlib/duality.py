@@ -3,11 +3,15 @@
 The dual problem of the soft-margin SVM (the book's *Lagrange multipliers and
 duality* and *The soft margin* chapters; Cortes & Vapnik 1995):
 
-    maximise   W(alpha) = sum_i alpha_i - 1/2 sum_ij alpha_i alpha_j y_i y_j K_ij
+    maximise   W(alpha) = sum_i alpha_i
+                          - 1/2 sum_ij alpha_i alpha_j y_i y_j K_ij
     subject to 0 <= alpha_i <= C  and  sum_i alpha_i y_i = 0,
 
 with labels y_i in {-1, +1} and decision function
 f(x) = sum_i alpha_i y_i K(x_i, x) + b. ``C = np.inf`` is the hard margin.
+Wherever a function below takes C, it also takes one bound C_i per point,
+an array of shape (n,) (weighted problems: C_i = C * weight_i, LIBSVM's
+``get_C(i)``); the box is then 0 <= alpha_i <= C_i.
 
 Throughout svmlib the *error cache* is E_k = sum_i alpha_i y_i K_ik - y_k,
 that is f(x_k) - b - y_k: the error of the decision function without the
@@ -76,7 +80,9 @@ def error_cache(alpha, K, y):
 
 
 def dual_objective(alpha, K, y):
-    """Dual objective W(alpha) = sum(alpha) - 1/2 alpha^T Q alpha, Q_ij = y_i y_j K_ij.
+    """Dual objective W(alpha) = sum(alpha) - 1/2 alpha^T Q alpha.
+
+    Q_ij = y_i y_j K_ij.
 
     Parameters
     ----------
@@ -97,7 +103,8 @@ def dual_objective(alpha, K, y):
 def dual_objective_from_errors(alpha, y, E):
     """W(alpha) in O(n) from the error cache: 1/2 sum_i alpha_i (1 - y_i E_i).
 
-    Since (Q alpha)_i = y_i E_i + 1, alpha^T Q alpha = sum_i alpha_i (y_i E_i + 1).
+    Since (Q alpha)_i = y_i E_i + 1,
+    alpha^T Q alpha = sum_i alpha_i (y_i E_i + 1).
 
     Parameters
     ----------
@@ -117,9 +124,26 @@ def index_sets(alpha, y, C):
     I_up holds the points whose y_t alpha_t can still grow,
     I_low those whose y_t alpha_t can still shrink.
 
+    Parameters
+    ----------
+    alpha, y : ndarray of shape (n,)
+        Multipliers and labels in {-1, +1}.
+    C : float or ndarray of shape (n,)
+        Box constraint, or the per-point bounds C_i. A point with C_i = 0
+        is in neither set: it cannot move.
+
     Returns
     -------
     up, low : ndarray of bool, shape (n,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.duality import index_sets
+    >>> alpha, y = np.array([0.0, 1.0, 0.5]), np.array([1, 1, -1])
+    >>> up, low = index_sets(alpha, y, 1.0)
+    >>> up.tolist(), low.tolist()
+    ([True, False, True], [False, True, True])
     """
     below_C = alpha < C
     above_0 = alpha > 0
@@ -138,8 +162,8 @@ def max_violation(alpha, y, C, E):
         Lagrange multipliers, feasible.
     y : ndarray of shape (n,)
         Labels in {-1, +1}.
-    C : float
-        Box constraint (``np.inf`` for the hard margin).
+    C : float or ndarray of shape (n,)
+        Box constraint (``np.inf`` for the hard margin), or per-point C_i.
     E : ndarray of shape (n,)
         The error cache (see :func:`error_cache`).
 
@@ -164,7 +188,7 @@ def max_violation(alpha, y, C, E):
 def intercept_from_errors(alpha, y, C, E):
     """The intercept b, as LIBSVM's ``calculate_rho`` computes it.
 
-    With free support vectors (0 < alpha_i < C) the KKT conditions say
+    With free support vectors (0 < alpha_i < C_i) the KKT conditions say
     y_i f(x_i) = 1 for each of them, so b = -E_i; their mean is used because
     it averages out rounding. Without free support vectors, b is the midpoint
     of the interval that the bound multipliers allow.
@@ -173,8 +197,8 @@ def intercept_from_errors(alpha, y, C, E):
     ----------
     alpha, y : ndarray of shape (n,)
         Multipliers and labels in {-1, +1}.
-    C : float
-        Box constraint.
+    C : float or ndarray of shape (n,)
+        Box constraint, or per-point C_i.
     E : ndarray of shape (n,)
         The error cache.
 
@@ -257,6 +281,11 @@ def _check_in_box(alpha, C, atol=1e-12):
         )
 
 
+def _hard_margin(C):
+    """Whether C is the single bound np.inf (per-point C_i are finite)."""
+    return np.ndim(C) == 0 and np.isinf(C)
+
+
 def _primal_from_margins(half_norm_w2, margins, C, feasibility_tol):
     """1/2 ||w||^2 + C sum max(0, 1 - m_i), with the C = inf case handled.
 
@@ -264,7 +293,7 @@ def _primal_from_margins(half_norm_w2, margins, C, feasibility_tol):
     feasible set m_i >= 1 - feasibility_tol and +inf outside it.
     """
     hinge = np.maximum(0.0, 1.0 - margins)
-    if np.ndim(C) == 0 and np.isinf(C):
+    if _hard_margin(C):
         return (
             float(half_norm_w2) if np.all(hinge <= feasibility_tol) else np.inf
         )
@@ -272,7 +301,10 @@ def _primal_from_margins(half_norm_w2, margins, C, feasibility_tol):
 
 
 def primal_objective(w, b, X, y, C, *, feasibility_tol=1e-3):
-    """Soft-margin primal objective P(w, b) = 1/2 ||w||^2 + C sum_i max(0, 1 - y_i (w.x_i + b)).
+    """Soft-margin primal objective P(w, b), slacks eliminated.
+
+    P(w, b) = 1/2 ||w||^2 + C sum_i max(0, 1 - y_i (w.x_i + b)); with
+    per-point bounds, sum_i C_i max(0, ...).
 
     The slack variables are eliminated: at the optimum over xi for fixed
     (w, b), xi_i = max(0, 1 - y_i (w.x_i + b)), the hinge loss.
@@ -287,10 +319,11 @@ def primal_objective(w, b, X, y, C, *, feasibility_tol=1e-3):
         Training points.
     y : array-like of shape (n,)
         Labels in {-1, +1}.
-    C : float
-        Box constraint / slack penalty, > 0. ``np.inf`` is the hard margin:
-        the objective is then 1/2 ||w||^2 if every y_i (w.x_i + b) >= 1 -
-        ``feasibility_tol``, and ``np.inf`` otherwise.
+    C : float or ndarray of shape (n,)
+        Box constraint / slack penalty, > 0, or per-point C_i >= 0.
+        ``np.inf`` is the hard margin: the objective is then 1/2 ||w||^2 if
+        every y_i (w.x_i + b) >= 1 - ``feasibility_tol``, and ``np.inf``
+        otherwise.
     feasibility_tol : float, default=1e-3
         Only for ``C = np.inf``: how far below 1 a margin may fall and still
         count as feasible (solvers stop at a tolerance, so their margins are
@@ -312,13 +345,15 @@ def primal_objective(w, b, X, y, C, *, feasibility_tol=1e-3):
     Cortes & Vapnik (1995), equation (2) with slack; the hinge-loss form is
     the book's *Margins and the hinge loss* chapter. The regularised-risk
     objective of :func:`svmlib.solvers.primal_gd`,
-    lam/2 ||w||^2 + mean hinge, equals ``lam * primal_objective(..., C=1/(lam n))``.
+    lam/2 ||w||^2 + mean hinge, equals
+    ``lam * primal_objective(..., C=1/(lam n))``.
     """
     X = check_data(X, "X", dtype=np.float64)
     w = np.asarray(w, dtype=np.float64)
     if w.shape != (X.shape[1],):
         raise ValueError(
-            f"w must have shape ({X.shape[1]},) to match X, got shape {w.shape}."
+            f"w must have shape ({X.shape[1]},) to match X, got shape "
+            f"{w.shape}."
         )
     y = check_labels(y, X.shape[0])
     C = check_C(C, y)
@@ -350,8 +385,9 @@ def duality_gap(alpha, K, y, b, C, *, feasibility_tol=1e-3):
         Labels in {-1, +1}.
     b : float
         Intercept.
-    C : float
-        Box constraint, > 0; ``np.inf`` for the hard margin.
+    C : float or ndarray of shape (n,)
+        Box constraint, > 0; ``np.inf`` for the hard margin; or per-point
+        C_i >= 0.
     feasibility_tol : float, default=1e-3
         For ``C = np.inf``: the margin shortfall still counted as feasible
         (see :func:`primal_objective`).
@@ -370,9 +406,10 @@ def duality_gap(alpha, K, y, b, C, *, feasibility_tol=1e-3):
 
     Notes
     -----
-    With w = w(alpha) the gap equals alpha^T Q alpha - sum(alpha) + C sum_i xi_i
-    = sum_i [C xi_i - alpha_i (1 - y_i f(x_i))] when sum alpha_i y_i = 0, a
-    sum of complementary-slackness terms (Boyd & Vandenberghe 2004, 5.5).
+    With w = w(alpha) the gap equals
+    alpha^T Q alpha - sum(alpha) + sum_i C_i xi_i
+    = sum_i [C_i xi_i - alpha_i (1 - y_i f(x_i))] when sum alpha_i y_i = 0,
+    a sum of complementary-slackness terms (Boyd & Vandenberghe 2004, 5.5).
     """
     alpha, K, y, C = _check_problem(alpha, K, y, C)
     g = K @ (alpha * y)  # w . phi(x_j)
@@ -384,7 +421,7 @@ def duality_gap(alpha, K, y, b, C, *, feasibility_tol=1e-3):
 
 
 def kkt_violations(alpha, K, y, b, C):
-    """Per-point residuals of the KKT conditions; all zero exactly at an optimum.
+    """Per-point residuals of the KKT conditions; all zero at an optimum.
 
     With the margin m_i = y_i f(x_i), f(x) = sum_j alpha_j y_j K(x_j, x) + b,
     complementary slackness and the primal constraints give three cases:
@@ -410,8 +447,9 @@ def kkt_violations(alpha, K, y, b, C):
         Labels in {-1, +1}.
     b : float
         Intercept.
-    C : float
-        Box constraint, > 0; ``np.inf`` for the hard margin.
+    C : float or ndarray of shape (n,)
+        Box constraint, > 0; ``np.inf`` for the hard margin; or per-point
+        C_i >= 0.
 
     Returns
     -------
@@ -471,8 +509,9 @@ def recover_b(alpha, K, y, C, method="free_mean", *, index=None):
         Gram matrix.
     y : array-like of shape (n,)
         Labels in {-1, +1}.
-    C : float
-        Box constraint, > 0; ``np.inf`` for the hard margin.
+    C : float or ndarray of shape (n,)
+        Box constraint, > 0; ``np.inf`` for the hard margin; or per-point
+        C_i >= 0.
     method : {"free_mean", "single", "extreme"}, default="free_mean"
     index : int, optional
         For ``method="single"``: the free support vector to use.
@@ -486,8 +525,9 @@ def recover_b(alpha, K, y, C, method="free_mean", *, index=None):
     ValueError
         For an unknown method; for "single" without a free support vector or
         with an ``index`` that is not one; for "extreme" when I_up or I_low
-        is empty (every point at a bound that allows no b); for inputs of the wrong shape, non-finite
-        values, labels outside {-1, +1}, C <= 0 or alpha outside [0, C].
+        is empty (every point at a bound that allows no b); for inputs of
+        the wrong shape, non-finite values, labels outside {-1, +1},
+        C <= 0 or alpha outside [0, C].
 
     Notes
     -----
@@ -507,7 +547,8 @@ def recover_b(alpha, K, y, C, method="free_mean", *, index=None):
         free = (alpha > 0) & (alpha < C)
         if not free.any():
             raise ValueError(
-                "method='single' needs a free support vector (0 < alpha_i < C); there is none."
+                "method='single' needs a free support vector "
+                "(0 < alpha_i < C); there is none."
             )
         if index is None:
             index = int(
@@ -517,15 +558,17 @@ def recover_b(alpha, K, y, C, method="free_mean", *, index=None):
             )
         elif not (0 <= index < len(alpha) and free[index]):
             raise ValueError(
-                f"index={index!r} is not a free support vector (0 < alpha_i < C)."
+                f"index={index!r} is not a free support vector "
+                "(0 < alpha_i < C)."
             )
         return float(-E[index])
-    if np.isinf(C):
+    if _hard_margin(C):
         g = E + y
         return float(-0.5 * (g[y < 0].max() + g[y > 0].min()))
     up, low = index_sets(alpha, y, C)
     if not up.any() or not low.any():
         raise ValueError(
-            "method='extreme' needs points that bound b from both sides (I_up and I_low non-empty)."
+            "method='extreme' needs points that bound b from both sides "
+            "(I_up and I_low non-empty)."
         )
     return float(-0.5 * (E[up].min() + E[low].max()))

@@ -1,4 +1,4 @@
-"""Duality tools: hand-computed values, weak and strong duality, KKT residuals, the intercept."""
+"""Duality tools: hand-computed values, duality, KKT residuals, b."""
 
 import numpy as np
 import pytest
@@ -46,7 +46,8 @@ def test_hand_computed_values():
     np.testing.assert_allclose(
         kkt_violations(ALPHA3, K, Y3, 0.0, np.inf), 0.0, atol=1e-15
     )
-    # with b = 0.5 the free point 2 is off its margin by 0.5, the others are fine
+    # with b = 0.5 the free point 2 is off its margin by 0.5, the others
+    # are fine
     np.testing.assert_allclose(
         kkt_violations(ALPHA3, K, Y3, 0.5, np.inf), [0.5, 0.5, 0.0]
     )
@@ -57,7 +58,8 @@ def test_hand_computed_values():
 
 
 def test_kkt_residual_cases():
-    # one point per case: alpha = 0 (inside its margin), free (off margin), alpha = C (outside margin)
+    # one point per case: alpha = 0 (inside its margin), free (off
+    # margin), alpha = C (outside margin)
     K = np.eye(3)
     y = np.array([1.0, -1.0, 1.0])
     alpha = np.array([0.0, 0.5, 1.0])
@@ -78,7 +80,8 @@ def test_strong_duality_at_the_optimum(C):
     assert duality_gap(result.alpha, K, y, result.b, C) == pytest.approx(
         P - result.dual_objective, abs=1e-9
     )
-    # and the same optimum as scikit-learn (a large C stands in for the hard margin)
+    # and the same optimum as scikit-learn (a large C stands in for the
+    # hard margin)
     reference = SklearnSVC(kernel="linear", C=min(C, 1e8), tol=1e-10).fit(X, y)
     assert P == pytest.approx(
         primal_objective(reference.coef_[0], reference.intercept_[0], X, y, C),
@@ -148,7 +151,8 @@ def test_recover_b_methods_agree_at_optimum_and_mean_is_stable():
         assert recover_b(
             result.alpha, K, y, C, method="single", index=i
         ) == pytest.approx(result.b, abs=1e-8)
-    # an inexact alpha: the mean over free support vectors is never worse than the worst single one
+    # an inexact alpha: the mean over free support vectors is never worse
+    # than the worst single one
     rng = np.random.default_rng(1)
     alpha = result.alpha.copy()
     alpha[free] = np.clip(
@@ -164,25 +168,52 @@ def test_recover_b_methods_agree_at_optimum_and_mean_is_stable():
     assert mean == pytest.approx(singles.mean())
 
 
-def test_circle_example_lagrange_multiplier():
-    # closest point of the unit circle to (2, 2): alpha = 2 sqrt 2 - 1, (x, y) = (1, 1) / sqrt 2
-    target = np.array([2.0, 2.0])
-    alpha = 2 * np.sqrt(2) - 1
-    point = target / (1 + alpha)
-    np.testing.assert_allclose(point, [1 / np.sqrt(2)] * 2)
+def test_general_purpose_qp_reaches_the_smo_optimum():
+    """SLSQP on the dual, with per-point bounds: the same W, a zero gap."""
+    X, y = _separable()
+    K = rbf_kernel(X, gamma=0.5)
+    C_i = np.where(y > 0, 0.5, 2.0)
+    Q = (y[:, None] * y[None, :]) * K
     numeric = minimize(
-        lambda p: np.sum((p - target) ** 2),
-        x0=np.array([1.0, 0.0]),
-        constraints=[{"type": "eq", "fun": lambda p: p @ p - 1}],
+        lambda a: 0.5 * a @ Q @ a - a.sum(),
+        x0=np.zeros(len(y)),
+        jac=lambda a: Q @ a - 1.0,
+        bounds=list(zip(np.zeros(len(y)), C_i, strict=True)),
+        constraints=[
+            {"type": "eq", "fun": lambda a: a @ y, "jac": lambda a: y}
+        ],
         method="SLSQP",
-        options={"ftol": 1e-12},
+        options={"ftol": 1e-12, "maxiter": 1000},
     )
     assert numeric.success
-    np.testing.assert_allclose(numeric.x, point, atol=1e-6)
-    # stationarity of the Lagrangian: 2 (p - target) + 2 alpha p = 0
-    np.testing.assert_allclose(
-        2 * (numeric.x - target) + 2 * alpha * numeric.x, 0.0, atol=1e-5
+    # SLSQP stops near the bounds, not on them: put those alpha_i there
+    alpha = np.clip(numeric.x, 0.0, C_i)
+    alpha[alpha < 1e-6] = 0.0
+    alpha = np.where(alpha > C_i - 1e-6, C_i, alpha)
+    result = smo(K, y, C_i, tol=1e-8)
+    assert dual_objective(alpha, K, y) == pytest.approx(
+        result.dual_objective, rel=1e-6
     )
+    b = recover_b(alpha, K, y, C_i)
+    assert b == pytest.approx(result.b, abs=1e-3)
+    assert 0 <= duality_gap(alpha, K, y, b, C_i) < 1e-3
+    assert duality_gap(result.alpha, K, y, result.b, C_i) == pytest.approx(
+        0.0, abs=1e-6
+    )
+
+
+def test_per_point_C_primal_is_the_weighted_hinge():
+    X, y = _separable()
+    C_i = np.linspace(0.1, 2.0, len(y))
+    w, b = np.array([0.3, -0.2]), 0.1
+    hinge = np.maximum(0.0, 1.0 - y * (X @ w + b))
+    assert primal_objective(w, b, X, y, C_i) == pytest.approx(
+        0.5 * w @ w + C_i @ hinge
+    )
+    # at the weighted optimum the primal and the dual meet
+    result = smo(linear_kernel(X), y, C_i, tol=1e-9)
+    P = primal_objective(recover_w(result.alpha, X, y), result.b, X, y, C_i)
+    assert P == pytest.approx(result.dual_objective, rel=1e-6)
 
 
 @pytest.mark.parametrize(
