@@ -26,10 +26,13 @@ random Fourier features; the parametrizations follow the book (``sigma``) and
 scikit-learn (``gamma``).
 """
 
+from numbers import Integral, Real
+
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import (
@@ -828,7 +831,7 @@ class ExponentialRandomFeatures(TransformerMixin, BaseEstimator):
     ------
     ValueError
         From ``fit``: ``n_components`` not a positive integer, ``scale`` not
-        positive, or X not a finite 2-D array.
+        a positive finite number, or X not a finite 2-D array.
 
     References
     ----------
@@ -853,6 +856,13 @@ class ExponentialRandomFeatures(TransformerMixin, BaseEstimator):
         self.scale = scale
         self.random_state = random_state
 
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "scale": [Interval(Real, 0.0, np.inf, closed="neither")],
+        "random_state": ["random_state"],
+    }
+
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Draw the frequencies for the width of X.
 
@@ -864,13 +874,18 @@ class ExponentialRandomFeatures(TransformerMixin, BaseEstimator):
         Returns
         -------
         self
+
+        Raises
+        ------
+        ValueError
+            For parameters outside their ranges (checked first, by
+            scikit-learn's ``_parameter_constraints``), or X not a finite
+            2-D array.
         """
         X = validate_data(self, X, dtype=np.float64)
-        m = check_int(self.n_components, "n_components")
-        scale = check_positive(self.scale, "scale")
         rng = check_random_state(self.random_state)
         self.frequencies_ = rng.normal(
-            scale=np.sqrt(scale), size=(m, X.shape[1])
+            scale=np.sqrt(self.scale), size=(self.n_components, X.shape[1])
         )
         return self
 

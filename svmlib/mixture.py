@@ -1,6 +1,7 @@
 """The EM algorithm for mixture models: two (or more) coins, and Gaussians.
 
-A mixture model draws a hidden label z in {0, ..., K-1} with probabilities
+A mixture model draws a hidden label z in {0, ..., n_components - 1} with
+probabilities
 ``weights`` (the prior pi_k = P(z = k)) and then an observation x from the
 component p(x | z = k). The log-likelihood of n observations,
 
@@ -22,9 +23,11 @@ current parameters and the M step raises the bound, so l never decreases
 Two models:
 
 * :class:`BernoulliMixtureEM`: n observations of d coin tosses each, every
-  observation made with one of K coins of unknown heads probabilities
+  observation made with one of ``n_components`` coins of unknown heads
+  probabilities
   ``thetas`` (the two-coin problem of the book's *EM algorithm* chapter);
-* :class:`GaussianMixtureEM`: a mixture of K multivariate normal
+* :class:`GaussianMixtureEM`: a mixture of ``n_components`` multivariate
+  normal
   distributions with full covariance matrices (Bishop 2006, section 9.2),
   a scikit-learn style estimator.
 
@@ -41,19 +44,20 @@ scikit-learn; multiply by n for the total.
 Book chapters: *The EM algorithm*, *Gaussian mixture models* (side topics).
 """
 
-import numbers
 import warnings
+from numbers import Integral, Real
 
 import numpy as np
 from scipy.linalg import solve_triangular
 from scipy.special import logsumexp, xlog1py, xlogy
-from sklearn.base import BaseEstimator, DensityMixin
+from sklearn.base import BaseEstimator, DensityMixin, _fit_context
 from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import (
+    check_array,
     check_is_fitted,
-    check_scalar,
     validate_data,
 )
 
@@ -115,9 +119,8 @@ def bernoulli_e_step(heads, n_tosses, weights, thetas):
     that only ever showed tails or heads) is handled exactly.
     """
     heads = np.asarray(heads, dtype=np.float64)[:, None]
-    with np.errstate(
-        divide="ignore"
-    ):  # a weight of 0 gives log 0 = -inf, which is right
+    # a weight of 0 gives log 0 = -inf, which is right
+    with np.errstate(divide="ignore"):
         log_joint = (
             np.log(weights)
             + xlogy(heads, thetas)
@@ -171,11 +174,14 @@ def bernoulli_m_step(heads, n_tosses, resp):
 def gaussian_log_densities(X, means, covariances):
     """log N(x_i; mu_k, Sigma_k) for every point and component, via Cholesky.
 
-    With the Cholesky factor Sigma_k = L_k L_k^T (L_k lower triangular), the
-    Mahalanobis term is (x - mu_k)^T Sigma_k^-1 (x - mu_k) = ||z||^2 with
-    z = L_k^-1 (x - mu_k), and log det Sigma_k = 2 sum_j log (L_k)_jj, so
+    With the Cholesky factor Sigma_k = chol_k chol_k^T (chol_k lower
+    triangular), the Mahalanobis term is
+    (x - mu_k)^T Sigma_k^-1 (x - mu_k) = ||z||^2 with
+    z = chol_k^-1 (x - mu_k), and log det Sigma_k = 2 sum_j log (chol_k)_jj,
+    so
 
-        log N(x; mu_k, Sigma_k) = -1/2 (d log(2 pi) + log det Sigma_k + ||z||^2).
+        log N(x; mu_k, Sigma_k)
+            = -1/2 (d log(2 pi) + log det Sigma_k + ||z||^2).
 
     Parameters
     ----------
@@ -196,22 +202,23 @@ def gaussian_log_densities(X, means, covariances):
     """
     n_features = X.shape[1]
     log_density = np.empty((X.shape[0], len(means)))
-    for k, (mean, covariance) in enumerate(zip(means, covariances)):
+    for k, (mean, covariance) in enumerate(
+        zip(means, covariances, strict=True)
+    ):
         try:
-            L = np.linalg.cholesky(covariance)
+            chol = np.linalg.cholesky(covariance)
         except np.linalg.LinAlgError:
             raise ValueError(
-                f"The covariance matrix of component {k} is singular or not positive definite "
-                f"(a component collapsed onto too few distinct points). Increase reg_covar, "
-                f"use fewer components, or scale the data."
+                f"The covariance matrix of component {k} is singular or not "
+                "positive definite (a component collapsed onto too few "
+                "distinct points). Increase reg_covar, use fewer components, "
+                "or scale the data."
             ) from None
-        L_inv = solve_triangular(
-            L, np.eye(n_features), lower=True
-        )  # small: (d, d)
-        z = (
-            (X - mean) @ L_inv.T
-        )  # row i: L^-1 (x_i - mu_k), one matrix product for all points
-        log_det = 2.0 * np.sum(np.log(np.diag(L)))
+        # small: (d, d)
+        chol_inv = solve_triangular(chol, np.eye(n_features), lower=True)
+        # row i: chol^-1 (x_i - mu_k), one matrix product for all points
+        z = (X - mean) @ chol_inv.T
+        log_det = 2.0 * np.sum(np.log(np.diag(chol)))
         log_density[:, k] = -0.5 * (
             n_features * np.log(2 * np.pi) + log_det + np.sum(z * z, axis=1)
         )
@@ -281,13 +288,13 @@ def gaussian_m_step(X, resp, reg_covar):
     -------
     weights : ndarray of shape (n_components,), float64
     means : ndarray of shape (n_components, n_features), float64
-    covariances : ndarray of shape (n_components, n_features, n_features), float64
+    covariances : ndarray of shape (n_components, n_features, n_features)
+        float64.
     """
     counts = resp.sum(axis=0) + _TINY  # N_k
     means = (resp.T @ X) / counts[:, None]
-    diff = (
-        X[None, :, :] - means[:, None, :]
-    )  # (n_components, n_samples, n_features)
+    # shape (n_components, n_samples, n_features)
+    diff = X[None, :, :] - means[:, None, :]
     weighted = resp.T[:, :, None] * diff  # r_ik (x_i - mu_k)
     covariances = (
         np.matmul(weighted.transpose(0, 2, 1), diff) / counts[:, None, None]
@@ -320,7 +327,7 @@ class _Run:
 
 
 def _run_em(model, X, params):
-    """Alternate E and M steps from ``params`` until the mean log-likelihood settles.
+    """Alternate E and M steps from ``params`` until l(theta) settles.
 
     Entry t of the histories belongs to the parameters after t M steps
     (entry 0: the initial parameters). Stops when the mean log-likelihood
@@ -342,31 +349,16 @@ def _run_em(model, X, params):
     return _Run(params, history, parameter_history, n_iter, converged, change)
 
 
-def _check_params_common(model):
-    """Check tol, max_iter, n_init (raise ValueError naming the problem)."""
-    _check_scalar(model.tol, "tol", numbers.Real, min_val=0.0)
-    _check_scalar(model.max_iter, "max_iter", numbers.Integral, min_val=1)
-    _check_scalar(model.n_init, "n_init", numbers.Integral, min_val=1)
-    _check_scalar(
-        model.n_components, "n_components", numbers.Integral, min_val=1
-    )
-
-
-def _check_scalar(value, name, target_type, min_val=None):
-    """sklearn's check_scalar, with wrong types reported as ValueError too."""
-    if isinstance(value, bool):
-        raise ValueError(
-            f"{name} must be a number, got the boolean {value!r}."
-        )
-    try:
-        check_scalar(value, name, target_type, min_val=min_val)
-    except TypeError as error:
-        raise ValueError(str(error)) from None
-    if isinstance(value, numbers.Real) and not np.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value!r}.")
-
-
 def _check_probability_vector(weights, name, n_components):
+    """weights as float64 probabilities of shape (n_components,), summing
+    to 1 (renormalised against rounding).
+
+    Raises
+    ------
+    ValueError
+        If weights has the wrong shape, a negative or non-finite entry, or
+        does not sum to 1 (to 1e-8).
+    """
     weights = np.asarray(weights, dtype=np.float64)
     if weights.shape != (n_components,):
         raise ValueError(
@@ -378,16 +370,39 @@ def _check_probability_vector(weights, name, n_components):
         or not np.isclose(weights.sum(), 1.0, atol=1e-8)
     ):
         raise ValueError(
-            f"{name} must hold non-negative probabilities summing to 1, got {weights.tolist()}."
+            f"{name} must hold non-negative probabilities summing to 1, got "
+            f"{weights.tolist()}."
         )
     return weights / weights.sum()
 
 
-class _MixtureEM(DensityMixin, BaseEstimator):
-    """fit (with n_init restarts), predict, predict_proba, score_samples, score."""
+#: The parameter constraints that both estimators share (scikit-learn's
+#: ``_parameter_constraints``, checked by ``_fit_context`` before fit runs).
+_COMMON_CONSTRAINTS = {
+    "n_components": [Interval(Integral, 1, None, closed="left")],
+    "tol": [Interval(Real, 0.0, None, closed="left")],
+    "max_iter": [Interval(Integral, 1, None, closed="left")],
+    "n_init": [Interval(Integral, 1, None, closed="left")],
+    "weights_init": ["array-like", None],
+    "random_state": ["random_state"],
+}
 
+
+class _MixtureEM(DensityMixin, BaseEstimator):
+    """fit (n_init restarts), predict, predict_proba, score_samples, score.
+
+    Subclasses define ``_param_names``, ``_check_observations(X)``,
+    ``_checked_init(n_features)``, ``_initial_params(X, init, rng)``,
+    ``_e_step(X, params)`` and ``_m_step(X, resp, params)``.
+    """
+
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Estimate the parameters by EM; keep the best of ``n_init`` runs.
+
+        The parameters are checked first, then X, then EM runs; only a
+        successful fit sets the fitted attributes (a failed one leaves the
+        estimator as it was).
 
         Parameters
         ----------
@@ -412,27 +427,26 @@ class _MixtureEM(DensityMixin, BaseEstimator):
             If the best run stopped at ``max_iter`` before the mean
             log-likelihood changed by less than ``tol``.
         """
-        X = self._validate_X(X, reset=True)
-        self._check_params(X)
-        if X.shape[0] < self.n_components:
+        data = check_array(X, dtype=np.float64)
+        if data.shape[0] < self.n_components:
             raise ValueError(
-                f"Expected n_samples >= n_components, got n_samples={X.shape[0]} and "
-                f"n_components={self.n_components}: every component needs data."
+                "Expected n_samples >= n_components, got "
+                f"n_samples={data.shape[0]} and "
+                f"n_components={self.n_components}: every component needs "
+                "data."
             )
+        data = self._check_observations(data)
+        init = self._checked_init(data.shape[1])
         rng = check_random_state(self.random_state)
-        best = None
-        for _ in range(self.n_init):
-            run = _run_em(self, X, self._initial_params(X, rng))
-            if best is None or run.lower_bound > best.lower_bound:
-                best = run
+        runs = (
+            _run_em(self, data, self._initial_params(data, init, rng))
+            for _ in range(self.n_init)
+        )
+        best = max(runs, key=lambda run: run.lower_bound)
         if not best.converged:
-            warnings.warn(
-                f"{type(self).__name__} reached max_iter={self.max_iter} with the mean log-likelihood "
-                f"still changing by {best.change:.3g} per iteration (tol={self.tol:g}). Increase "
-                f"max_iter or tol, or try other initialisations (n_init).",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
+            _warn_not_converged(self, best)
+        # n_features_in_ and feature_names_in_, now that the fit succeeded
+        validate_data(self, X, reset=True, skip_check_array=True)
         for name, value in best.params.items():
             setattr(self, name + "_", value)
         self.lower_bound_ = best.lower_bound
@@ -442,29 +456,70 @@ class _MixtureEM(DensityMixin, BaseEstimator):
         self.parameter_history_ = best.parameter_history
         return self
 
-    def _fitted_params(self):
+    def _validated(self, X):
+        """X checked against the fit: finite, the same features."""
         check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return self._check_observations(X)
+
+    def _fitted_params(self):
         return {name: getattr(self, name + "_") for name in self._param_names}
 
     def score_samples(self, X):
-        """Log-likelihood log p(x_i) of each observation, shape (n_samples,)."""
-        params = self._fitted_params()
-        return self._e_step(self._validate_X(X, reset=False), params)[1]
+        """Log-likelihood log p(x_i) of each observation.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        log_likelihood : ndarray of shape (n_samples,), float64
+        """
+        X = self._validated(X)
+        return self._e_step(X, self._fitted_params())[1]
 
     def score(self, X, y=None):
         """Mean log-likelihood of the observations (float)."""
         return float(np.mean(self.score_samples(X)))
 
     def predict_proba(self, X):
-        """Responsibilities P(z = k | x_i), shape (n_samples, n_components); rows sum to 1."""
-        params = self._fitted_params()
-        return np.exp(
-            self._e_step(self._validate_X(X, reset=False), params)[0]
-        )
+        """Responsibilities P(z = k | x_i); rows sum to 1.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        resp : ndarray of shape (n_samples, n_components), float64
+        """
+        X = self._validated(X)
+        return np.exp(self._e_step(X, self._fitted_params())[0])
 
     def predict(self, X):
-        """Most probable component of each observation, shape (n_samples,), int."""
+        """Most probable component of each observation.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,), int
+        """
         return np.argmax(self.predict_proba(X), axis=1)
+
+
+def _warn_not_converged(model, run):
+    warnings.warn(
+        f"{type(model).__name__} reached max_iter={model.max_iter} with the "
+        f"mean log-likelihood still changing by {run.change:.3g} per "
+        f"iteration (tol={model.tol:g}). Increase max_iter or tol, or try "
+        "other initialisations (n_init).",
+        ConvergenceWarning,
+        stacklevel=4,  # the caller of fit, through _fit_context
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -494,12 +549,13 @@ class BernoulliMixtureEM(_MixtureEM):
     Parameters
     ----------
     n_components : int, default=2
-        Number of coins K >= 1.
+        Number of coins, >= 1.
     update_prior : bool, default=True
         Re-estimate the prior pi in every M step; if False, keep
         ``weights_init``.
     weights_init : array-like of shape (n_components,), optional
-        Initial prior (non-negative, sums to 1). Default: uniform, 1 / K.
+        Initial prior (non-negative, sums to 1). Default: uniform,
+        1 / n_components.
     thetas_init : array-like of shape (n_components,), optional
         Initial heads probabilities in [0, 1]. Default: drawn uniformly on
         [0, 1) from ``random_state`` (a new draw for every restart).
@@ -555,13 +611,19 @@ class BernoulliMixtureEM(_MixtureEM):
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> coin = rng.random(500) < 0.7
-    >>> X = (rng.random((500, 10)) < np.where(coin, 0.2, 0.7)[:, None]).astype(int)
+    >>> heads_probability = np.where(coin, 0.2, 0.7)[:, None]
+    >>> X = (rng.random((500, 10)) < heads_probability).astype(int)
     >>> model = BernoulliMixtureEM(random_state=0).fit(X)
     >>> np.round(np.sort(model.thetas_), 1)
     array([0.2, 0.7])
     """
 
     _param_names = ("weights", "thetas")
+    _parameter_constraints = {
+        **_COMMON_CONSTRAINTS,
+        "update_prior": ["boolean"],
+        "thetas_init": ["array-like", None],
+    }
 
     def __init__(
         self,
@@ -584,22 +646,18 @@ class BernoulliMixtureEM(_MixtureEM):
         self.n_init = n_init
         self.random_state = random_state
 
-    def _validate_X(self, X, reset):
-        X = validate_data(self, X, reset=reset, dtype=np.float64)
+    def _check_observations(self, X):
         if not np.all((X == 0) | (X == 1)):
             raise ValueError(
                 "X must hold toss outcomes 0 (tails) and 1 (heads) only."
             )
         return X
 
-    def _check_params(self, X):
-        _check_params_common(self)
-        if not isinstance(self.update_prior, (bool, np.bool_)):
-            raise ValueError(
-                f"update_prior must be True or False, got {self.update_prior!r}."
-            )
+    def _checked_init(self, n_features):
+        """The given initial weights and thetas, checked; None if not given."""
+        weights = thetas = None
         if self.weights_init is not None:
-            _check_probability_vector(
+            weights = _check_probability_vector(
                 self.weights_init, "weights_init", self.n_components
             )
         if self.thetas_init is not None:
@@ -608,21 +666,18 @@ class BernoulliMixtureEM(_MixtureEM):
                 (thetas >= 0) & (thetas <= 1)
             ):
                 raise ValueError(
-                    f"thetas_init must hold {self.n_components} probabilities in [0, 1], got {thetas.tolist()}."
+                    f"thetas_init must hold {self.n_components} "
+                    f"probabilities in [0, 1], got {thetas.tolist()}."
                 )
-
-    def _initial_params(self, X, rng):
-        if self.weights_init is None:
-            weights = np.full(self.n_components, 1.0 / self.n_components)
-        else:
-            weights = _check_probability_vector(
-                self.weights_init, "weights_init", self.n_components
-            )
-        if self.thetas_init is None:
-            thetas = rng.uniform(size=self.n_components)
-        else:
-            thetas = np.asarray(self.thetas_init, dtype=np.float64).copy()
         return {"weights": weights, "thetas": thetas}
+
+    def _initial_params(self, X, init, rng):
+        weights, thetas = init["weights"], init["thetas"]
+        if weights is None:
+            weights = np.full(self.n_components, 1.0 / self.n_components)
+        if thetas is None:
+            thetas = rng.uniform(size=self.n_components)
+        return {"weights": weights, "thetas": thetas.copy()}
 
     def _e_step(self, X, params):
         return bernoulli_e_step(
@@ -655,7 +710,7 @@ class GaussianMixtureEM(_MixtureEM):
     Parameters
     ----------
     n_components : int, default=1
-        Number of Gaussian components K >= 1.
+        Number of Gaussian components, >= 1.
     tol : float, default=1e-3
         Stop when the mean log-likelihood per sample changes by less than
         ``tol`` in one iteration (scikit-learn's criterion).
@@ -676,7 +731,8 @@ class GaussianMixtureEM(_MixtureEM):
         responsibilities uniformly and normalises each row.
     weights_init : array-like of shape (n_components,), optional
     means_init : array-like of shape (n_components, n_features), optional
-    covariances_init : array-like of shape (n_components, n_features, n_features), optional
+    covariances_init : array-like of shape \
+(n_components, n_features, n_features), optional
         Initial parameters. If all three are given they replace
         ``init_params``; if only some are, they override the corresponding
         part of the ``init_params`` initialisation. (scikit-learn takes the
@@ -730,14 +786,21 @@ class GaussianMixtureEM(_MixtureEM):
     --------
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
-    >>> X = np.vstack([rng.normal(0, 1, (200, 2)), rng.normal(6, 1, (100, 2))])
+    >>> X = np.vstack(
+    ...     [rng.normal(0, 1, (200, 2)), rng.normal(6, 1, (100, 2))])
     >>> model = GaussianMixtureEM(n_components=2, random_state=0).fit(X)
     >>> np.round(np.sort(model.weights_), 2)
     array([0.33, 0.67])
     """
 
     _param_names = ("weights", "means", "covariances")
-    _INIT_PARAMS = ("kmeans", "random")
+    _parameter_constraints = {
+        **_COMMON_CONSTRAINTS,
+        "reg_covar": [Interval(Real, 0.0, None, closed="left")],
+        "init_params": [StrOptions({"kmeans", "random"})],
+        "means_init": ["array-like", None],
+        "covariances_init": ["array-like", None],
+    }
 
     def __init__(
         self,
@@ -764,61 +827,36 @@ class GaussianMixtureEM(_MixtureEM):
         self.covariances_init = covariances_init
         self.random_state = random_state
 
-    def _validate_X(self, X, reset):
-        return validate_data(self, X, reset=reset, dtype=np.float64)
+    def _check_observations(self, X):
+        return X
 
-    def _check_params(self, X):
-        _check_params_common(self)
-        _check_scalar(self.reg_covar, "reg_covar", numbers.Real, min_val=0.0)
-        if self.init_params not in self._INIT_PARAMS:
-            raise ValueError(
-                f"init_params must be one of {self._INIT_PARAMS}, got {self.init_params!r}."
-            )
-        self._user_init(X.shape[1])
-
-    def _user_init(self, n_features):
+    def _checked_init(self, n_features):
         """The given initial parameters, checked; None where not given."""
-        K = self.n_components
-        weights = means = covariances = None
+        n_components = self.n_components
+        init = {"weights": None, "means": None, "covariances": None}
         if self.weights_init is not None:
-            weights = _check_probability_vector(
-                self.weights_init, "weights_init", K
+            init["weights"] = _check_probability_vector(
+                self.weights_init, "weights_init", n_components
             )
         if self.means_init is not None:
-            means = np.asarray(self.means_init, dtype=np.float64)
-            if means.shape != (K, n_features) or not np.all(
-                np.isfinite(means)
-            ):
-                raise ValueError(
-                    f"means_init must be a finite array of shape ({K}, {n_features}), got shape {means.shape}."
-                )
+            init["means"] = _check_means(
+                self.means_init, n_components, n_features
+            )
         if self.covariances_init is not None:
-            covariances = np.asarray(self.covariances_init, dtype=np.float64)
-            if covariances.shape != (K, n_features, n_features):
-                raise ValueError(
-                    f"covariances_init must have shape ({K}, {n_features}, {n_features}), got {covariances.shape}."
-                )
-            if not np.allclose(covariances, np.swapaxes(covariances, 1, 2)):
-                raise ValueError(
-                    "covariances_init must hold symmetric matrices."
-                )
-            try:
-                np.linalg.cholesky(covariances)
-            except np.linalg.LinAlgError:
-                raise ValueError(
-                    "covariances_init must hold positive definite matrices."
-                ) from None
-        return weights, means, covariances
+            init["covariances"] = _check_covariances(
+                self.covariances_init, n_components, n_features
+            )
+        return init
 
-    def _initial_params(self, X, rng):
-        weights, means, covariances = self._user_init(X.shape[1])
-        if weights is None or means is None or covariances is None:
+    def _initial_params(self, X, init, rng):
+        params = dict(init)
+        if any(value is None for value in params.values()):
             resp = self._initial_resp(X, rng)
-            w, m, c = gaussian_m_step(X, resp, self.reg_covar)
-            weights = w if weights is None else weights
-            means = m if means is None else means
-            covariances = c if covariances is None else covariances
-        return {"weights": weights, "means": means, "covariances": covariances}
+            fitted = gaussian_m_step(X, resp, self.reg_covar)
+            for name, value in zip(self._param_names, fitted, strict=True):
+                if params[name] is None:
+                    params[name] = value
+        return params
 
     def _initial_resp(self, X, rng):
         """Initial responsibilities, shape (n_samples, n_components)."""
@@ -845,3 +883,36 @@ class GaussianMixtureEM(_MixtureEM):
     def _m_step(self, X, resp, params):
         weights, means, covariances = gaussian_m_step(X, resp, self.reg_covar)
         return {"weights": weights, "means": means, "covariances": covariances}
+
+
+def _check_means(means, n_components, n_features):
+    """means_init as a finite float64 array (n_components, n_features)."""
+    means = np.asarray(means, dtype=np.float64)
+    if means.shape != (n_components, n_features) or not np.all(
+        np.isfinite(means)
+    ):
+        raise ValueError(
+            "means_init must be a finite array of shape "
+            f"({n_components}, {n_features}), got shape {means.shape}."
+        )
+    return means
+
+
+def _check_covariances(covariances, n_components, n_features):
+    """covariances_init as symmetric positive definite float64 matrices."""
+    covariances = np.asarray(covariances, dtype=np.float64)
+    shape = (n_components, n_features, n_features)
+    if covariances.shape != shape:
+        raise ValueError(
+            f"covariances_init must have shape {shape}, got "
+            f"{covariances.shape}."
+        )
+    if not np.allclose(covariances, np.swapaxes(covariances, 1, 2)):
+        raise ValueError("covariances_init must hold symmetric matrices.")
+    try:
+        np.linalg.cholesky(covariances)
+    except np.linalg.LinAlgError:
+        raise ValueError(
+            "covariances_init must hold positive definite matrices."
+        ) from None
+    return covariances
