@@ -1,6 +1,7 @@
-"""Build the full book or the student edition, chosen by an environment variable.
+"""Build the full book or the student edition, as an environment variable says.
 
-    SVMBOOK_EDITION=student jupyter-book build . -W -n --keep-going --path-output _build/student
+    SVMBOOK_EDITION=student jupyter-book build . -W -n --keep-going \\
+        --path-output _build/student
 
 builds the **student edition**:
 
@@ -37,7 +38,9 @@ logger = logging.getLogger(__name__)
 
 
 def edition():
-    """The edition asked for by ``SVMBOOK_EDITION``: ``"full"`` (default) or ``"student"``.
+    """The edition that ``SVMBOOK_EDITION`` asks for.
+
+    ``"full"`` (the default) or ``"student"``.
 
     Raises
     ------
@@ -47,13 +50,17 @@ def edition():
     value = os.environ.get(VARIABLE, "").strip().lower() or "full"
     if value not in EDITIONS:
         raise ConfigError(
-            f"{VARIABLE} must be 'full' or 'student' (or unset), got {value!r}."
+            f"{VARIABLE} must be 'full' or 'student' (or unset), "
+            f"got {value!r}."
         )
     return value
 
 
 def configure(app, config):
-    """Record the edition; for the student edition, tell sphinx-exercise to hide solutions."""
+    """Record the edition; in the student one, hide the solutions.
+
+    sphinx-exercise's ``hide_solutions`` leaves the solutions out.
+    """
     config.svmbook_edition = edition()
     if config.svmbook_edition == "student":
         config.hide_solutions = True
@@ -72,7 +79,7 @@ def _has_nbgrader_cells(nb):
 
 
 def strip_assignment(app, docname, source):
-    """``source-read`` handler: in the student edition, swap an assignment for its student version."""
+    """``source-read``: in the student edition, give the student version."""
     if app.config.svmbook_edition != "student" or not str(
         app.env.doc2path(docname)
     ).endswith(".ipynb"):

@@ -1,4 +1,4 @@
-"""Serve the book's third-party assets from the build itself, so the HTML works offline.
+"""Serve the book's third-party assets from the build, so it works offline.
 
 The assets are installed from the npm registry (``npm ci``, see package.json)
 into ``node_modules/``, and nothing third-party is committed:
@@ -50,7 +50,8 @@ def _package(app, folder):
     source = Path(app.confdir) / NODE_MODULES / folder
     if not source.is_dir():
         raise ConfigError(
-            f"{source} is missing. Run `npm ci` in {app.confdir} first (the README's build command does)."
+            f"{source} is missing. Run `npm ci` in {app.confdir} first "
+            "(the README's build command does)."
         )
     return source
 
@@ -96,7 +97,7 @@ def _localise_links(app):
 
 
 def _script_key(script):
-    # an inline script is registered with filename None once and "" another time
+    # an inline script is registered with filename None once, "" another
     return (
         script.filename or "",
         script.priority,
@@ -105,7 +106,10 @@ def _script_key(script):
 
 
 def drop_duplicate_scripts(app, pagename, templatename, context, doctree):
-    """Keep the first of identical script entries (same file or body, same attributes)."""
+    """Keep the first of identical script entries.
+
+    Identical: the same file or body, and the same attributes.
+    """
     scripts = context.get("script_files")
     if scripts:
         unique = {}

@@ -32,7 +32,7 @@ nbclient:
 Command line (``python -m svmlib.teaching --help``)::
 
     python -m svmlib.teaching release assignments/ release/
-    python -m svmlib.teaching grade submitted/*/01_primal_sgd.ipynb \
+    python -m svmlib.teaching grade submitted/*/01_primal_sgd.ipynb \\
         --source assignments/
 
 Grading several notebooks shows a progress bar on the terminal (on stderr;

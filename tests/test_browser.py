@@ -87,23 +87,28 @@ def open_page(browser, relative):
     )  # no network, as offline readers
     page.goto((BUILT_HTML / relative).as_uri(), wait_until="load")
     page.evaluate(
-        "() => (window.MathJax && MathJax.startup) ? MathJax.startup.promise : null"
+        "() => (window.MathJax && MathJax.startup)"
+        " ? MathJax.startup.promise : null"
     )
     return page, errors
 
 
 TYPESET_PROBLEMS = """() => {
     const untypeset = Array.from(document.querySelectorAll('.math'))
-        .filter(el => !el.querySelector('mjx-container')).map(el => el.textContent.slice(0, 60));
-    const tex_errors = Array.from(document.querySelectorAll('mjx-merror')).map(el => el.textContent);
+        .filter(el => !el.querySelector('mjx-container'))
+        .map(el => el.textContent.slice(0, 60));
+    const tex_errors = Array.from(document.querySelectorAll('mjx-merror'))
+        .map(el => el.textContent);
     return untypeset.concat(tex_errors);
 }"""
 
 BROKEN_IMAGES = """async () => {
     const images = Array.from(document.images);
     images.forEach(img => { img.loading = 'eager'; });
-    await Promise.all(images.map(img => img.complete ? null : new Promise(r => { img.onload = img.onerror = r; })));
-    return images.filter(img => img.naturalWidth === 0).map(img => img.src.slice(0, 120));
+    await Promise.all(images.map(img => img.complete ? null
+        : new Promise(r => { img.onload = img.onerror = r; })));
+    return images.filter(img => img.naturalWidth === 0)
+        .map(img => img.src.slice(0, 120));
 }"""
 
 
@@ -114,7 +119,8 @@ def test_page_in_chromium(browser, relative):
         problems = page.evaluate(TYPESET_PROBLEMS)
         broken = page.evaluate(BROKEN_IMAGES)
         links = page.evaluate(
-            "() => Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"
+            "() => Array.from(document.querySelectorAll('a[href]'))"
+            ".map(a => a.href)"
         )
         screenshot = SCREENSHOTS / Path(relative).with_suffix(".png")
         screenshot.parent.mkdir(parents=True, exist_ok=True)
@@ -130,7 +136,7 @@ def test_page_in_chromium(browser, relative):
 
 
 def broken_links(links):
-    """Links to files of the book that do not exist, or to anchors they lack."""
+    """Links to files of the book that do not exist, or to missing anchors."""
     broken = []
     for link in links:
         url = urlparse(link)
@@ -167,8 +173,10 @@ def test_frame_players_follow_their_sliders(browser, relative):
     page, errors = open_page(browser, relative)
     try:
         changes = page.evaluate(
-            """() => Array.from(document.querySelectorAll('input[type=range][id^="_anim_slider"]')).map(slider => {
-                const img = document.getElementById(slider.id.replace('_anim_slider', '_anim_img'));
+            """() => Array.from(document.querySelectorAll(
+                    'input[type=range][id^="_anim_slider"]')).map(slider => {
+                const img = document.getElementById(
+                    slider.id.replace('_anim_slider', '_anim_img'));
                 const before = img.src;
                 slider.value = slider.max;
                 slider.dispatchEvent(new Event('input'));

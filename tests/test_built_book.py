@@ -2,7 +2,8 @@
 
 The README's test command runs before any build, so these tests skip when
 the book is not built; `.ci/run` runs them again after the build with
-SVMBOOK_CHECK_BUILD=1, where a missing page is a failure.
+SVMBOOK_CHECK_BUILD=1, where an unbuilt book is a failure. A page missing
+from a built book (a chapter renamed or removed) is always a failure.
 """
 
 import os
@@ -17,13 +18,23 @@ REQUIRED = os.environ.get("SVMBOOK_CHECK_BUILD") == "1"
 
 
 def built(relative):
-    """Path of a file of the built book; skip (or fail, in CI) if it is missing."""
-    path = BUILT_HTML / relative
-    if not path.is_file():
-        message = f"{path.relative_to(ROOT)} is missing: build the book first"
+    """Path of a file of the built book.
+
+    Skips when the book is not built (fails instead in CI); fails when the
+    book is built but the file is missing.
+    """
+    index = BUILT_HTML / "index.html"
+    if not index.is_file():
+        message = f"{index.relative_to(ROOT)} is missing: build the book first"
         if REQUIRED:
             pytest.fail(message)
         pytest.skip(message)
+    path = BUILT_HTML / relative
+    if not path.is_file():
+        pytest.fail(
+            f"{path.relative_to(ROOT)} is missing from the built book: was "
+            "its chapter renamed or removed? Update this test with it."
+        )
     return path
 
 
@@ -38,7 +49,8 @@ def test_tuning_page_carries_precomputed_frames():
     html = built("chapters/kernels/tuning_c_and_sigma.html").read_text(
         encoding="utf-8"
     )
-    # matplotlib's to_jshtml: an Animation player whose frames are inline PNG data URIs
+    # matplotlib's to_jshtml: an Animation player whose frames are inline
+    # PNG data URIs
     assert "new Animation(" in html
     frames = re.findall(r"frames\[(\d+)\] = \"data:image/png;base64,", html)
     assert len(frames) >= 2 * 10, (
@@ -47,7 +59,7 @@ def test_tuning_page_carries_precomputed_frames():
     # no frame is missing from any player: indices restart at 0 once per player
     starts = [i for i, index in enumerate(frames) if index == "0"]
     assert len(starts) >= 2
-    for begin, end in zip(starts, starts[1:] + [len(frames)]):
+    for begin, end in zip(starts, starts[1:] + [len(frames)], strict=True):
         assert [int(k) for k in frames[begin:end]] == list(range(end - begin))
 
 

@@ -1,4 +1,4 @@
-"""The MNIST loader on tiny IDX files written here, and on the real files when present."""
+"""The MNIST loader on tiny IDX files written here, and on the real files."""
 
 import gzip
 import hashlib
@@ -23,7 +23,10 @@ def write_idx(path, array):
 
 @pytest.fixture
 def tiny_mnist(tmp_path, monkeypatch):
-    """A data folder with 6 training and 4 test images, and the checksums patched to match."""
+    """A data folder with 6 training and 4 test images.
+
+    The published checksums are patched to match these files.
+    """
     rng = np.random.default_rng(0)
     folder = tmp_path / "mnist"
     folder.mkdir()

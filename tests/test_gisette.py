@@ -1,4 +1,4 @@
-"""The GISETTE loader on small files written here, and the Gisette-style generator."""
+"""The GISETTE loader on small files written here; the Gisette-style data."""
 
 import hashlib
 import os
@@ -97,7 +97,8 @@ def test_gisette_like_follows_the_recipe():
         ]
     )
     separation = np.abs(auc - 0.5)
-    # (with 1000 examples, chance alone gives |AUC - 0.5| up to about 0.06 over 2500 probes)
+    # (with 1000 examples, chance alone gives |AUC - 0.5| up to about 0.06
+    # over 2500 probes)
     assert separation[data.is_probe].max() < 0.08
     assert np.percentile(separation[~data.is_probe], 90) > 0.1
     assert separation[~data.is_probe].max() > 0.3

@@ -1,4 +1,4 @@
-"""The assignments and svmlib.teaching: markup, release, grading, bad submissions.
+"""The assignments and svmlib.teaching: markup, release, grading, bad input.
 
 Each solution notebook is executed once (graded against itself: full
 marks); one released notebook is graded in full (zero on every code
@@ -9,7 +9,10 @@ notebooks written here.
 """
 
 import csv
+import io
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -18,9 +21,18 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from svmlib.teaching import grade_notebook, main, release, release_notebook
+from svmlib import teaching
+from svmlib.teaching import (
+    GradeReport,
+    QuestionGrade,
+    grade_notebook,
+    main,
+    release,
+    release_notebook,
+)
 
-ASSIGNMENTS = Path(__file__).resolve().parents[1] / "assignments"
+ROOT = Path(__file__).resolve().parents[1]
+ASSIGNMENTS = ROOT / "assignments"
 NOTEBOOKS = sorted(ASSIGNMENTS.glob("*.ipynb"))
 NAMES = [path.name for path in NOTEBOOKS]
 
@@ -46,7 +58,7 @@ def is_manual(cell):
 
 @pytest.fixture(scope="module")
 def released(tmp_path_factory):
-    """The student versions of all assignments, written by the release command."""
+    """The student versions of all assignments, written by `release`."""
     out = tmp_path_factory.mktemp("release")
     assert main(["release", str(ASSIGNMENTS), str(out)]) == 0
     return out
@@ -137,7 +149,8 @@ def test_release_removes_solutions_and_hidden_tests(path, released):
 
     assert "BEGIN SOLUTION" not in text and "END SOLUTION" not in text
     assert "HIDDEN TESTS" not in text
-    # every line of a solution or hidden test that does not also occur outside those regions is gone
+    # every line of a solution or hidden test that does not also occur
+    # outside those regions is gone
     outside = "\n".join(
         SOLUTION_REGION.sub("", HIDDEN_REGION.sub("", cell.source))
         for cell in source.cells
@@ -230,8 +243,12 @@ def test_solution_notebook_passes_its_own_tests(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=NAMES)
 def test_student_notebook_runs_to_its_first_stub(path, released):
     student = nbformat.read(released / path.name, as_version=4)
-    client = NotebookClient(student, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(released)}})  # fmt: skip
+    client = NotebookClient(
+        student,
+        timeout=300,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(released)}},
+    )
     with pytest.raises(CellExecutionError) as error:
         client.execute()
     assert error.value.ename == "NotImplementedError"
@@ -294,15 +311,18 @@ def tiny_notebook():
         new_markdown_cell("# Tiny"),
         new_code_cell("import math", metadata=_meta("setup", locked=True)),
         new_code_cell(
-            "def square(x):\n    ### BEGIN SOLUTION\n    return x * x\n    ### END SOLUTION",
+            "def square(x):\n    ### BEGIN SOLUTION\n    return x * x\n"
+            "    ### END SOLUTION",
             metadata=_meta("square", solution=True),
         ),
         new_code_cell(
-            "assert square(3) == 9\n### BEGIN HIDDEN TESTS\nassert square(-2) == 4\n### END HIDDEN TESTS",
+            "assert square(3) == 9\n### BEGIN HIDDEN TESTS\n"
+            "assert square(-2) == 4\n### END HIDDEN TESTS",
             metadata=_meta("test_square", grade=True, locked=True, points=2),
         ),
         new_code_cell(
-            "def root(x):\n    ### BEGIN SOLUTION\n    return math.sqrt(x)\n    ### END SOLUTION",
+            "def root(x):\n    ### BEGIN SOLUTION\n    return math.sqrt(x)\n"
+            "    ### END SOLUTION",
             metadata=_meta("root", solution=True),
         ),
         new_code_cell(
@@ -319,7 +339,11 @@ def tiny_notebook():
 
 @pytest.fixture
 def tiny(tmp_path):
-    """(path of the tiny solution notebook, function writing a submission with some cells replaced)."""
+    """(tiny solution notebook, function writing a submission).
+
+    The function takes a name and new sources by grade_id, and writes the
+    released notebook with those cells replaced.
+    """
     source = tmp_path / "tiny.ipynb"
     nbformat.write(tiny_notebook(), source)
 
@@ -409,7 +433,10 @@ def test_endless_loop_is_interrupted(tiny):
 
 def test_loop_that_ignores_interrupts_does_not_hang_the_grader(tiny):
     source, submission = tiny
-    stubborn = "import time\nwhile True:\n    try:\n        time.sleep(0.05)\n    except BaseException:\n        pass"
+    stubborn = (
+        "import time\nwhile True:\n    try:\n        time.sleep(0.05)\n"
+        "    except BaseException:\n        pass"
+    )
     path = submission("stubborn", square=stubborn)
     report = grade_notebook(path, source, timeout=3)
     assert points(report) == {"test_square": 0, "test_root": 0, "why": None}
@@ -482,11 +509,14 @@ def test_command_line_grade_and_errors(tiny, tmp_path, capsys):
         )
         == 1
     )
-    # --source is a folder: the solution notebook of the same name is missing there
+    # --source is a folder, and the solution notebook of the same name is
+    # missing there
     assert "Cannot read the solution notebook" in capsys.readouterr().err
 
-    assert main(["grade", str(path), "--source", str(source), "--timeout", "20",
-                 "--output", str(tmp_path / "feedback")]) == 0  # fmt: skip
+    # a fraction of a second is fine (nbclient itself takes whole seconds)
+    command = ["grade", str(path), "--source", str(source)]
+    output = ["--output", str(tmp_path / "feedback")]
+    assert main(command + ["--timeout", "20.5"] + output) == 0
     out = capsys.readouterr().out
     assert (
         "test_square" in out
@@ -502,10 +532,97 @@ def test_command_line_grade_and_errors(tiny, tmp_path, capsys):
     )
 
     assert main(["grade", str(path), "--timeout", "0"]) == 2
-    with pytest.raises(ValueError, match="timeout"):
-        grade_notebook(path, source, timeout=-1)
+    assert main(["grade", str(path), "--timeout", "inf"]) == 2
+    for timeout in (-1, float("nan"), float("inf"), "20", True):
+        with pytest.raises(ValueError, match="timeout"):
+            grade_notebook(path, source, timeout=timeout)
     with pytest.raises(SystemExit):
         main(["publish"])
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch, capsys):
+    def quick_grade(notebook, source=None, *, timeout):
+        question = QuestionGrade("test_square", 2.0, 2.0, "passed")
+        return GradeReport(str(notebook), questions=[question])
+
+    monkeypatch.setattr(teaching, "grade_notebook", quick_grade)
+    notebooks = [f"submitted/{name}/03_smo.ipynb" for name in "abc"]
+    # stderr is not a terminal (pytest, CI): reports only, no bar
+    assert main(["grade", *notebooks]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.count("Total (autograded): 2 / 2") == 3
+    assert captured.err == ""
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["grade", *notebooks]) == 0
+    bar = terminal.getvalue()
+    assert "grading" in bar and "3/3" in bar and "03_smo.ipynb" in bar
+    # the reports still go to stdout, whole
+    assert capsys.readouterr().out.count("Total (autograded): 2 / 2") == 3
+
+
+# ---------------------------------------------------------------------------
+# The classroom tools are an optional extra
+# ---------------------------------------------------------------------------
+
+HINT = 'pip install "svmlib[teaching]"'
+TOOLS = ("nbgrader", "nbformat", "nbclient", "traitlets")
+
+
+def run_without(tools, code):
+    """Run Python code in a fresh interpreter that cannot load ``tools``."""
+    block = "".join(f"sys.modules[{tool!r}] = None\n" for tool in tools)
+    return subprocess.run(
+        [sys.executable, "-c", f"import sys\n{block}{code}"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_missing_classroom_tool_names_the_extra(tool):
+    result = run_without([tool], "import svmlib.teaching")
+    assert result.returncode == 1
+    last_line = result.stderr.strip().splitlines()[-1]
+    assert last_line.startswith("ImportError: svmlib.teaching needs"), (
+        result.stderr
+    )
+    # the extra to install, and the import that failed
+    cause = re.search(r"does not install \((.*)\)\. Install", last_line)
+    assert HINT in last_line and cause and tool in cause[1]
+
+
+def test_command_without_classroom_tools_names_the_extra():
+    result = run_without(
+        ["nbgrader"],
+        "import runpy\nsys.argv = ['svmlib.teaching', 'grade', 'a.ipynb']\n"
+        "runpy.run_module('svmlib.teaching', run_name='__main__')",
+    )
+    assert result.returncode == 1 and not result.stdout
+    assert HINT in result.stderr.strip().splitlines()[-1]
+
+
+def test_core_imports_without_the_classroom_tools():
+    code = (
+        "import importlib, pkgutil, svmlib\n"
+        "for module in pkgutil.walk_packages(svmlib.__path__, 'svmlib.'):\n"
+        "    if module.name != 'svmlib.teaching':\n"
+        "        importlib.import_module(module.name)\n"
+        "        print(module.name)\n"
+    )
+    result = run_without(TOOLS, code)
+    assert result.returncode == 0, result.stderr
+    imported = result.stdout.split()
+    assert {"svmlib.svc", "svmlib.datasets", "svmlib.solvers.smo"} <= set(
+        imported
+    )
 
 
 # ---------------------------------------------------------------------------
