@@ -20,26 +20,34 @@ involves c, in the rows of ``dual_coef_`` (see :func:`fit_one_vs_one`).
 Book chapter: *More than two classes* (part II).
 """
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.utils import _safe_indexing
+from sklearn.utils._param_validation import HasMethods
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+from tqdm.auto import tqdm
 
-from .gram import DenseGram, make_gram
+from .gram import DenseGram, gram_fits, make_gram
 
 __all__ = [
     "class_pairs",
+    "TrainingKernel",
     "OneVsOneFit",
     "fit_one_vs_one",
+    "ovo_coef",
     "ovo_decision",
     "ovo_votes",
     "ovr_from_ovo",
     "OneVsRest",
 ]
 
-_MIB = 2**20
+#: fit_one_vs_one shows a progress bar (on a terminal only) from this many
+#: machines on: 10 classes make 45.
+PROGRESS_MIN_MACHINES = 45
 
 
 def class_pairs(n_classes):
@@ -60,9 +68,76 @@ def class_pairs(n_classes):
     return np.column_stack([i, j])
 
 
+class TrainingKernel:
+    """The kernel on the training points, addressed by their indices.
+
+    A one-vs-one SVM trains each machine on a subset of the points (and
+    ``probability=True`` on subsets of those). If the Gram matrix of all the
+    points fits the memory budget (:func:`svmlib.gram.gram_fits`), it is
+    computed once with one BLAS call and every subset takes its block of
+    rows and columns: a point takes part in K - 1 machines, but its kernel
+    values are computed once. Otherwise each subset gets its own Gram
+    matrix from :func:`svmlib.gram.make_gram` (cached columns if it is
+    too large).
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse matrix of shape (n, d), or a sequence
+        Training points: whatever ``kernel`` accepts (indexed with
+        ``sklearn.utils._safe_indexing``).
+    kernel : callable
+        ``kernel(A, B)`` returns the Gram matrix of shape (len(A), len(B)).
+    cache_size : float
+        Memory budget in MiB, > 0.
+
+    Attributes
+    ----------
+    K : ndarray of shape (n, n) or None
+        The full Gram matrix, when it fits the budget.
+    n : int
+        Number of training points.
+    """
+
+    def __init__(self, X, kernel, cache_size):
+        self.X = X
+        self.kernel = kernel
+        self.cache_size = cache_size
+        self.n = _n_points(X)
+        dtype = getattr(X, "dtype", np.float64)
+        self.K = kernel(X, X) if gram_fits(self.n, dtype, cache_size) else None
+
+    @classmethod
+    def precomputed(cls, K):
+        """The kernel given by its Gram matrix K, of shape (n, n)."""
+        training = cls.__new__(cls)
+        training.X, training.kernel, training.cache_size = None, None, None
+        training.n = K.shape[0]
+        training.K = K
+        return training
+
+    def gram(self, members):
+        """The Gram object of the points ``members`` (an index array)."""
+        if self.K is not None:
+            if members.size == self.n:  # all the points: no copy
+                return DenseGram(self.K)
+            return DenseGram(self.K[np.ix_(members, members)])
+        return make_gram(self._points(members), self.kernel, self.cache_size)
+
+    def block(self, rows, columns):
+        """The kernel values K(x_r, x_c), shape (len(rows), len(columns))."""
+        if self.K is not None:
+            return self.K[np.ix_(rows, columns)]
+        return self.kernel(self._points(rows), self._points(columns))
+
+    def _points(self, members):
+        if members.size == self.n:
+            return self.X
+        return _safe_indexing(self.X, members)
+
+
 @dataclass
 class OneVsOneFit:
-    """The K (K - 1) / 2 pairwise machines of a one-vs-one SVM, in LIBSVM's layout.
+    """The K (K - 1) / 2 machines of a one-vs-one SVM, in LIBSVM's layout.
 
     Attributes
     ----------
@@ -84,6 +159,8 @@ class OneVsOneFit:
     n_iter : ndarray of shape (K (K - 1) / 2,), int
     dual_objective : ndarray of shape (K (K - 1) / 2,), float64
     converged : ndarray of shape (K (K - 1) / 2,), bool
+    kkt_violation : ndarray of shape (K (K - 1) / 2,), float64
+        The maximal KKT violation of each machine at return.
     """
 
     support: np.ndarray
@@ -94,35 +171,52 @@ class OneVsOneFit:
     n_iter: np.ndarray
     dual_objective: np.ndarray
     converged: np.ndarray
+    kkt_violation: np.ndarray
 
 
-def fit_one_vs_one(X, y_index, n_classes, kernel, solve, cache_size=1024):
+def _check_class_indices(y_index, n_classes):
+    """y_index as an array; ValueError unless it holds exactly 0 .. K - 1."""
+    y_index = np.asarray(y_index)
+    valid = (
+        y_index.ndim == 1
+        and np.issubdtype(y_index.dtype, np.integer)
+        and y_index.min(initial=0) >= 0
+        and y_index.max(initial=0) < n_classes
+    )
+    if not valid or np.unique(y_index).size != n_classes:
+        raise ValueError(
+            f"y_index must hold every class index 0 .. {n_classes - 1} "
+            "and nothing else."
+        )
+    return y_index
+
+
+def fit_one_vs_one(training, y_index, n_classes, solve):
     """Train the K (K - 1) / 2 pairwise SVMs of one-vs-one.
 
     The machine for the pair (i, j), i < j, is trained on the points of
     classes i and j only, with y = +1 for class i and y = -1 for class j (so
-    a positive decision value is a vote for i, as in LIBSVM). If the Gram
-    matrix of all of X fits in ``cache_size`` MiB it is computed once and each
-    machine takes its block; otherwise each machine gets its own
-    (possibly cached) Gram matrix from ``svmlib.gram.make_gram``.
+    a positive decision value is a vote for i, as in LIBSVM). Each machine
+    takes the Gram matrix of its points from ``training``, a block of the
+    full Gram matrix when that fits the memory budget. With
+    ``PROGRESS_MIN_MACHINES`` machines or more, a progress bar shows on a
+    terminal (never when the output is not a terminal: tests, CI, the book
+    build).
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features)
-        Training points (float32 or float64).
+    training : TrainingKernel
+        The kernel on the training points.
     y_index : ndarray of shape (n_samples,), int
         Class index of each point, in 0 .. K - 1.
     n_classes : int
         K >= 2; every class must occur in ``y_index``.
-    kernel : callable
-        ``kernel(A, B)`` returns the Gram matrix of shape (len(A), len(B)).
     solve : callable
-        ``solve(gram, y)`` solves one binary dual (gram: an ndarray or an
-        ``svmlib.gram`` object; y in {-1, +1}) and returns a
-        ``svmlib.solvers._common.SolverResult``, for example
-        ``lambda gram, y: smo(gram, y, C)``.
-    cache_size : float, default=1024
-        Memory budget for Gram matrices, in MiB.
+        ``solve(gram, y, members)`` solves the binary dual of the points
+        ``members`` (indices into the training set; gram: an
+        ``svmlib.gram`` object, y in {-1, +1}) and returns a
+        ``svmlib.solvers.SolverResult``, for example
+        ``lambda gram, y, members: smo(gram, y, C)``.
 
     Returns
     -------
@@ -139,40 +233,21 @@ def fit_one_vs_one(X, y_index, n_classes, kernel, solve, cache_size=1024):
     (2002), "A comparison of methods for multiclass support vector machines";
     Chang & Lin (2011), section 7 (LIBSVM's layout of the model).
     """
-    y_index = np.asarray(y_index)
-    counts = (
-        np.bincount(y_index, minlength=n_classes)
-        if y_index.min(initial=0) >= 0
-        else None
-    )
-    if counts is None or counts.size != n_classes or np.any(counts == 0):
-        raise ValueError(
-            f"y_index must hold every class index 0 .. {n_classes - 1} and nothing else."
-        )
+    y_index = _check_class_indices(y_index, n_classes)
     pairs = class_pairs(n_classes)
-    n = X.shape[0]
-    itemsize = np.result_type(X.dtype, np.float32).itemsize
-    full = kernel(X, X) if n * n * itemsize <= cache_size * _MIB else None
-
-    alpha = np.zeros((len(pairs), n))
-    intercept = np.zeros(len(pairs))
-    n_iter = np.zeros(len(pairs), dtype=int)
-    dual_objective = np.zeros(len(pairs))
-    converged = np.zeros(len(pairs), dtype=bool)
-    for p, (i, j) in enumerate(pairs):
+    results = []
+    for i, j in tqdm(
+        pairs,
+        desc="one-vs-one machines",
+        disable=None if len(pairs) >= PROGRESS_MIN_MACHINES else True,
+    ):
         members = np.flatnonzero((y_index == i) | (y_index == j))
         y_pm = np.where(y_index[members] == i, 1.0, -1.0)
-        if full is not None:
-            gram = DenseGram(full[np.ix_(members, members)])
-        else:
-            gram = make_gram(X[members], kernel, cache_size)
-        result = solve(gram, y_pm)
-        alpha[p, members] = result.alpha
-        intercept[p] = result.b
-        n_iter[p] = result.n_iter
-        dual_objective[p] = result.dual_objective
-        converged[p] = result.converged
+        results.append((members, solve(training.gram(members), y_pm, members)))
 
+    alpha = np.zeros((len(pairs), y_index.size))
+    for p, (members, result) in enumerate(results):
+        alpha[p, members] = result.alpha
     support, n_support = _group_support_by_class(alpha, y_index, n_classes)
     dual_coef = _libsvm_dual_coef(
         alpha, y_index[support], support, pairs, n_classes
@@ -181,16 +256,17 @@ def fit_one_vs_one(X, y_index, n_classes, kernel, solve, cache_size=1024):
         support,
         n_support,
         dual_coef,
-        intercept,
-        alpha,
-        n_iter,
-        dual_objective,
-        converged,
+        intercept=np.array([r.b for _, r in results]),
+        alpha=alpha,
+        n_iter=np.array([r.n_iter for _, r in results]),
+        dual_objective=np.array([r.dual_objective for _, r in results]),
+        converged=np.array([r.converged for _, r in results]),
+        kkt_violation=np.array([r.kkt_violation for _, r in results]),
     )
 
 
 def _group_support_by_class(alpha, y_index, n_classes):
-    """Support vectors of any machine, grouped by class; and their counts per class."""
+    """Support vectors of any machine, grouped by class; counts per class."""
     is_support = np.any(alpha > 0, axis=0)
     order = np.argsort(y_index, kind="stable")  # by class, then by index
     support = order[is_support[order]]
@@ -199,7 +275,7 @@ def _group_support_by_class(alpha, y_index, n_classes):
 
 
 def _libsvm_dual_coef(alpha, support_class, support, pairs, n_classes):
-    """dual_coef_ of shape (K - 1, n_SV) in LIBSVM's layout (see :class:`OneVsOneFit`)."""
+    """dual_coef_ of shape (K - 1, n_SV) in LIBSVM's layout (OneVsOneFit)."""
     dual_coef = np.zeros((n_classes - 1, support.size))
     for p, (i, j) in enumerate(pairs):
         of_i = support_class == i
@@ -210,7 +286,7 @@ def _libsvm_dual_coef(alpha, support_class, support, pairs, n_classes):
 
 
 def ovo_decision(K, dual_coef, intercept, n_support):
-    """Decision values of the pairwise machines from the kernel with the support vectors.
+    """Decision values of the pairwise machines, from the kernel values.
 
     f_ij(x) = sum over support vectors s of classes i and j of
     coef_s K(x_s, x) + b_ij; positive means class i.
@@ -243,15 +319,47 @@ def ovo_decision(K, dual_coef, intercept, n_support):
     return decision
 
 
+def ovo_coef(dual_coef, n_support, support_vectors):
+    """The weight vectors w_ij of the pairwise machines of a linear kernel.
+
+    With K(x, z) = x . z, the machine (i, j) is f_ij(x) = w_ij . x + b_ij
+    with w_ij = sum over its support vectors s of coef_s x_s (scikit-learn's
+    ``coef_``).
+
+    Parameters
+    ----------
+    dual_coef : ndarray of shape (K - 1, n_SV)
+        In LIBSVM's layout (:class:`OneVsOneFit`).
+    n_support : ndarray of shape (K,)
+    support_vectors : ndarray or scipy.sparse matrix of shape (n_SV, d)
+        Grouped by class.
+
+    Returns
+    -------
+    coef : ndarray of shape (K (K - 1) / 2, d), float64
+        Rows in the order of :func:`class_pairs`.
+    """
+    starts = np.concatenate([[0], np.cumsum(n_support)])
+    rows = []
+    for i, j in class_pairs(len(n_support)):
+        block_i = slice(starts[i], starts[i + 1])
+        block_j = slice(starts[j], starts[j + 1])
+        rows.append(
+            support_vectors[block_i].T @ dual_coef[j - 1, block_i]
+            + support_vectors[block_j].T @ dual_coef[i, block_j]
+        )
+    return np.vstack(rows).astype(np.float64, copy=False)
+
+
 def _pair_indicators(n_classes):
-    """One-hot matrices (n_pairs, K) of the first and of the second class of each pair."""
+    """One-hot (n_pairs, K) matrices of the first and second class of pairs."""
     pairs = class_pairs(n_classes)
     eye = np.eye(n_classes)
     return eye[pairs[:, 0]], eye[pairs[:, 1]]
 
 
 def ovo_votes(decision, n_classes):
-    """Votes of the pairwise machines: f_ij(x) > 0 is a vote for i, otherwise for j.
+    """Votes of the pairwise machines: f_ij(x) > 0 votes for i, otherwise j.
 
     Parameters
     ----------
@@ -271,12 +379,15 @@ def ovo_votes(decision, n_classes):
 
 
 def ovr_from_ovo(decision, n_classes):
-    """One score per class from the pairwise decision values (scikit-learn's "ovr" shape).
+    """One score per class from the pairwise decision values ("ovr" shape).
 
     score_k = votes_k + s_k / (3 (abs(s_k) + 1)), where s_k sums the decision
     values in favour of k (f_kj for j > k, -f_ik for i < k). The second term
     lies in (-1/3, 1/3), so it only breaks ties between classes with equal
-    votes; this is ``sklearn.utils.multiclass._ovr_decision_function``.
+    votes; this is ``sklearn.utils.multiclass._ovr_decision_function``, as
+    scikit-learn's SVC calls it. One difference from :func:`ovo_votes`,
+    scikit-learn's too: here f_ij = 0 exactly counts as a vote for i, in
+    ``predict`` (LIBSVM's vote) for j.
 
     Parameters
     ----------
@@ -289,14 +400,48 @@ def ovr_from_ovo(decision, n_classes):
     """
     decision = np.asarray(decision, dtype=np.float64)
     first, second = _pair_indicators(n_classes)
+    wins = (decision >= 0).astype(np.float64)
+    votes = wins @ first + (1.0 - wins) @ second
     confidence = decision @ first - decision @ second
-    return ovo_votes(decision, n_classes) + confidence / (
-        3.0 * (np.abs(confidence) + 1.0)
-    )
+    return votes + confidence / (3.0 * (np.abs(confidence) + 1.0))
+
+
+@contextmanager
+def fresh_fit(estimator):
+    """Context manager for the body of ``fit``: all of the model or none.
+
+    On entry, the fitted attributes (names ending in "_") of an earlier fit
+    are removed; on any exception inside the block, those set so far are
+    removed too. scikit-learn's ``validate_data`` sets ``n_features_in_``
+    before the checks on the data that may still fail (one class, bad
+    weights, ...): without this, a failed fit would leave half a model, and
+    ``predict`` would raise AttributeError instead of ``NotFittedError``.
+    """
+    _remove_fitted_attributes(estimator)
+    try:
+        yield
+    except BaseException:
+        _remove_fitted_attributes(estimator)
+        raise
+
+
+def _remove_fitted_attributes(estimator):
+    fitted = [
+        name
+        for name in vars(estimator)
+        if name.endswith("_") and not name.startswith("__")
+    ]
+    for name in fitted:
+        delattr(estimator, name)
+
+
+def _n_points(X):
+    """Number of points of X: rows of an array or sparse matrix, or len(X)."""
+    return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
 class OneVsRest(ClassifierMixin, BaseEstimator):
-    """One-vs-rest: one binary machine per class, class k against all the others.
+    """One-vs-rest: one binary machine per class, k against all the others.
 
     ``fit`` trains K clones of ``estimator`` on all N points, the k-th with
     the labels ``y == classes_[k]`` (True is the positive class);
@@ -307,7 +452,7 @@ class OneVsRest(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    estimator : binary classifier with ``decision_function``
+    estimator : binary classifier with ``fit`` and ``decision_function``
         For example ``svmlib.SVC(C=10, sigma=5)``; positive decision values
         must mean the second class of its ``classes_`` (True).
 
@@ -319,36 +464,91 @@ class OneVsRest(ClassifierMixin, BaseEstimator):
 
     Raises
     ------
+    sklearn.utils._param_validation.InvalidParameterError
+        From ``fit`` (a ``ValueError``): ``estimator`` lacks ``fit`` or
+        ``decision_function``.
     ValueError
-        From ``fit``: fewer than two classes, or invalid X, y.
+        From ``fit``: fewer than two classes, or invalid X, y. A fit that
+        fails leaves the estimator unfitted.
 
     References
     ----------
     Vapnik (1998); Rifkin & Klautau (2004), "In defense of one-vs-all
     classification"; Hsu & Lin (2002).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from svmlib import SVC
+    >>> from svmlib.multiclass import OneVsRest
+    >>> X, y = load_iris(return_X_y=True)
+    >>> model = OneVsRest(SVC(C=10.0)).fit(X, y)
+    >>> len(model.estimators_), model.decision_function(X).shape
+    (3, (150, 3))
     """
+
+    _parameter_constraints = {
+        "estimator": [HasMethods(["fit", "decision_function"])],
+    }
 
     def __init__(self, estimator):
         self.estimator = estimator
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
-        """Train one machine per class on X, y; returns self."""
-        X, y = validate_data(self, X, y, dtype=(np.float64, np.float32))
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        if self.classes_.size < 2:
-            raise ValueError(
-                f"OneVsRest needs at least two classes in y, got only {self.classes_.tolist()}."
+        """Train one machine per class on X, y.
+
+        Parameters
+        ----------
+        X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            At least two classes.
+
+        Returns
+        -------
+        self : OneVsRest
+        """
+        with fresh_fit(self):
+            X, y = validate_data(
+                self, X, y, accept_sparse="csr", dtype=(np.float64, np.float32)
             )
-        self.estimators_ = [
-            clone(self.estimator).fit(X, y == label) for label in self.classes_
-        ]
+            check_classification_targets(y)
+            classes = np.unique(y)
+            if classes.size < 2:
+                raise ValueError(
+                    "OneVsRest needs at least two classes in y, got only "
+                    f"{classes.tolist()}."
+                )
+            self.estimators_ = [
+                clone(self.estimator).fit(X, y == label) for label in classes
+            ]
+            self.classes_ = classes
         return self
 
     def decision_function(self, X):
-        """f_k(X) of every machine, shape (n_samples, K), float64."""
+        """f_k(X) of every machine.
+
+        Parameters
+        ----------
+        X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples, K), float64
+        """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=(np.float64, np.float32))
+        X = validate_data(
+            self,
+            X,
+            reset=False,
+            accept_sparse="csr",
+            dtype=(np.float64, np.float32),
+        )
         return np.column_stack(
             [
                 np.asarray(e.decision_function(X), dtype=np.float64)

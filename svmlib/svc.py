@@ -1,23 +1,43 @@
-"""A scikit-learn compatible support vector classifier built on svmlib's solvers."""
+"""A scikit-learn compatible support vector classifier on svmlib's solvers."""
 
-import numbers
+import warnings
+from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+import scipy.sparse as sp
+from sklearn import get_config
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
+from sklearn.utils import _safe_indexing, check_random_state, column_or_1d
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import (
+    check_array,
+    check_consistent_length,
+    check_is_fitted,
+    validate_data,
+)
 
-from . import kernels
-from .gram import make_gram
-from .multiclass import fit_one_vs_one, ovo_decision, ovo_votes, ovr_from_ovo
+from .kernels import KERNEL_NAMES, kernel_from_name, rbf_gamma
+from .multiclass import (
+    TrainingKernel,
+    _n_points,
+    fit_one_vs_one,
+    fresh_fit,
+    ovo_coef,
+    ovo_decision,
+    ovo_votes,
+    ovr_from_ovo,
+)
+from .probability import class_probabilities, fit_pairwise_sigmoids
 from .solvers import smo
-from .solvers._common import check_C
 
 __all__ = ["SVC"]
 
-_KERNELS = ("linear", "poly", "rbf", "sigmoid")
-_SOLVERS = {"smo": "wss2", "platt": "platt"}
-_SHAPES = ("ovr", "ovo")
+#: The kernels that take gamma.
+_GAMMA_KERNELS = ("rbf", "poly", "sigmoid")
 
 
 class SVC(ClassifierMixin, BaseEstimator):
@@ -29,96 +49,159 @@ class SVC(ClassifierMixin, BaseEstimator):
 
     With K > 2 classes, SVC trains K (K - 1) / 2 binary machines, one per
     pair of classes, and predicts by their votes (one-vs-one, as LIBSVM and
-    scikit-learn; see ``svmlib.multiclass``).
+    scikit-learn; see ``svmlib.multiclass``). Two classes are the case
+    K = 2: one machine, stored as scikit-learn stores it.
 
     Parameters
     ----------
     C : float, default=1.0
         Box constraint (inverse regularisation), > 0; ``np.inf`` gives the
-        hard margin.
-    kernel : {"linear", "poly", "rbf", "sigmoid"} or callable, default="rbf"
-        The kernel. A callable ``kernel(X, Z)`` must return the Gram matrix
-        of shape (len(X), len(Z)); the kernel objects of
-        ``svmlib.kernels`` (``RBF(sigma=1) + Linear()``, ...) are such
-        callables.
+        hard margin. Point i gets the bound C_i = C * sample_weight_i *
+        class_weight[y_i] (LIBSVM's); points with C_i <= 0 are left out.
+    kernel : {"linear", "poly", "rbf", "sigmoid", "precomputed"} or \
+callable, default="rbf"
+        The kernel. With "precomputed", X is the Gram matrix: of shape
+        (n_samples, n_samples) in ``fit``, (n_test, n_samples) after. A
+        callable ``kernel(A, B)`` must return the Gram matrix of shape
+        (len(A), len(B)) (ndarray or sparse); it gets X as given (not
+        converted), so that it may work on any kind of object; the kernel
+        objects of ``svmlib.kernels`` (``RBF(sigma=1) + Linear()``, ...) are
+        such callables. After ``fit``, a callable is evaluated against the
+        support vectors only.
     gamma : {"scale", "auto"} or float, optional
         Kernel coefficient of "rbf" (exp(-gamma ||x - z||^2)), "poly" and
-        "sigmoid". "scale" (the default when ``sigma`` is not given) is
+        "sigmoid", > 0. "scale" (the default when ``sigma`` is not given) is
         1 / (n_features * X.var()), "auto" is 1 / n_features.
     sigma : float, optional
         Width of the "rbf" kernel in the book's parametrization,
-        exp(-||x - z||^2 / (2 sigma^2)); give either ``sigma`` or ``gamma``.
+        exp(-||x - z||^2 / (2 sigma^2)), > 0; give either ``sigma`` or
+        ``gamma``.
     degree : int, default=3
-        Degree of the "poly" kernel.
+        Degree of the "poly" kernel, >= 1.
     coef0 : float, default=0.0
         Constant term of the "poly" and "sigmoid" kernels.
-    solver : {"smo", "platt"}, default="smo"
-        "smo": SMO with LIBSVM's second-order working-set selection;
-        "platt": SMO with Platt's (1998) heuristics.
+    selection : {"wss2", "platt"}, default="wss2"
+        How SMO chooses its pair: "wss2", LIBSVM's second-order working-set
+        selection; "platt", Platt's (1998) heuristics (see
+        :func:`svmlib.solvers.smo`).
     tol : float, default=1e-3
-        Stopping tolerance on the maximal KKT violation.
+        Stopping tolerance on the maximal KKT violation, > 0.
     max_iter : int, optional
-        Maximum number of SMO steps (default: LIBSVM's max(10^7, 100 n)).
+        Maximum number of SMO steps of each machine (default: LIBSVM's
+        max(10^7, 100 n)).
     cache_size : float, default=1024
-        Memory budget for the training Gram matrix, in MiB. If the whole
-        matrix fits, it is computed once with one BLAS call; otherwise
-        kernel columns are computed on demand and cached (LRU).
+        Memory budget for the training Gram matrix, in MiB, > 0. If the
+        whole matrix fits, it is computed once with one BLAS call and every
+        machine takes its block; otherwise kernel columns are computed on
+        demand and cached (LRU).
+    probability : bool, default=False
+        Fit Platt's sigmoid to every machine, on decision values from an
+        internal 5-fold cross-validation, so that ``predict_proba`` is
+        available (LIBSVM's method; see :mod:`svmlib.probability`). Makes
+        ``fit`` about six times slower. scikit-learn 1.9 recommends
+        ``sklearn.calibration.CalibratedClassifierCV(SVC(), ensemble=False)``
+        instead, which works with this SVC too.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies C for the points of a class: ``{label: weight}``, or
+        "balanced", n_samples / (n_classes * count of the class)
+        (``sklearn.utils.class_weight.compute_class_weight``).
     random_state : int, RandomState instance or None, default=None
-        Seeds the random choices of the "platt" solver.
+        Seeds the random choices of the "platt" selection and the folds of
+        ``probability=True``.
     decision_function_shape : {"ovr", "ovo"}, default="ovr"
         Shape of ``decision_function`` with more than two classes (ignored
         for two): "ovo" gives the K (K - 1) / 2 pairwise decision values,
         "ovr" one score per class (votes plus a tie-breaking confidence in
         (-1/3, 1/3)), as in scikit-learn.
+    break_ties : bool, default=False
+        With ``decision_function_shape="ovr"`` and K > 2 classes, predict the
+        arg max of the "ovr" scores, which breaks ties between classes with
+        equal votes by the confidence; otherwise ties go to the class that
+        comes first in ``classes_``.
 
     Attributes
     ----------
     classes_ : ndarray of shape (K,)
         The class labels; with two classes ``classes_[1]`` is the positive
         class.
+    class_weight_ : ndarray of shape (K,)
+        The weight of each class (all 1 without ``class_weight``).
     alpha_ : ndarray of shape (n_samples,), or (K (K - 1) / 2, n_samples)
         Lagrange multipliers of all training points; with K > 2 classes one
         row per pairwise machine (0 for points the machine does not see).
     support_ : ndarray of shape (n_SV,)
-        Indices of the support vectors (alpha_i > 0); in increasing order
-        for two classes, grouped by class (then increasing) for more, as in
+        Indices of the support vectors (alpha_i > 0), grouped by class (the
+        class of ``classes_[0]`` first), increasing within a class, as in
         scikit-learn.
-    support_vectors_ : ndarray of shape (n_SV, n_features)
+    support_vectors_ : ndarray or sparse matrix of shape (n_SV, n_features)
+        The support vectors, sparse (CSR) if X was; for a callable kernel
+        whatever indexing X gives, for "precomputed" an empty (0, 0) array.
     n_support_ : ndarray of shape (K,)
         Number of support vectors in each class.
-    dual_coef_ : ndarray of shape (K - 1, n_SV)
+    dual_coef_ : ndarray or sparse matrix of shape (K - 1, n_SV)
         alpha_i y_i of the support vectors. With K > 2, LIBSVM's layout as in
         scikit-learn: a support vector of class c has its coefficient for the
         machine (c, o) in row o - 1 if c < o and in row o if c > o; in the
-        machine (i, j), i < j, class i has y = +1.
+        machine (i, j), i < j, class i has y = +1. Sparse (CSR) if X was.
     intercept_ : ndarray of shape (K (K - 1) / 2,)
         The intercept b of each machine (one for two classes), pairs in the
         order (0, 1), (0, 2), ..., (K-2, K-1).
-    n_iter_ : int, or ndarray of shape (K (K - 1) / 2,)
-        Number of SMO steps (of each machine).
+    coef_ : ndarray or sparse matrix of shape (K (K - 1) / 2, n_features)
+        Only for ``kernel="linear"`` (AttributeError otherwise): the weight
+        vector w of each machine, f(x) = w . x + b; read-only.
+    n_iter_ : ndarray of shape (K (K - 1) / 2,), int
+        Number of SMO steps of each machine (one entry for two classes).
     dual_objective_ : float, or ndarray of shape (K (K - 1) / 2,)
         The dual objective W(alpha) at the solution (of each machine).
     converged_ : bool
         Whether the solver reached ``tol`` (on every machine).
+    probA_, probB_ : ndarray of shape (K (K - 1) / 2,)
+        With ``probability=True``: the sigmoid 1 / (1 + exp(A f + B)) of
+        each machine, for f with LIBSVM's sign (positive: the first class of
+        the pair).
     n_features_in_ : int
+        Not set for a callable kernel (X is not validated then).
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        When X has feature names.
 
     Raises
     ------
+    sklearn.utils._param_validation.InvalidParameterError
+        From ``fit`` (a ``ValueError``), before anything is fitted: a
+        parameter of the wrong type or out of range (C <= 0, gamma or
+        sigma <= 0, degree < 1, an unknown kernel, selection or
+        decision_function_shape, ...).
     ValueError
-        From ``fit``: NaN or infinity in X, X and y of different lengths,
-        one class, C <= 0, gamma or sigma <= 0, both gamma and sigma given,
-        degree < 1, an unknown kernel, solver or decision_function_shape.
+        From ``fit``: both gamma and sigma, sigma with another kernel than
+        "rbf"; NaN or infinity in X, X and y of different lengths, one
+        class, a non-square precomputed Gram matrix, sample weights of the
+        wrong shape, no class left with positive weights, features too
+        large for gamma="scale". A fit that fails leaves the estimator
+        unfitted.
+    TypeError
+        From ``fit``: a sparse matrix with ``kernel="precomputed"``.
+
+    Warns
+    -----
+    ConvergenceWarning
+        From ``fit``, once, when a machine stopped short of ``tol``.
 
     Notes
     -----
     Book chapters: *The soft margin*, *Kernels*, *Platt's SMO and working
     sets*, *More than two classes*. The solver is
     :func:`svmlib.solvers.smo`; the one-vs-one machinery is in
-    ``svmlib.multiclass``.
+    ``svmlib.multiclass``; the probabilities in ``svmlib.probability``.
 
     The binary decision function has the sign of scikit-learn's (positive:
     ``classes_[1]``); the pairwise machines of the multi-class case have
     LIBSVM's and scikit-learn's sign (positive: the first class of the pair).
+
+    References
+    ----------
+    Chang & Lin (2011), "LIBSVM: a library for support vector machines";
+    Platt (1998); Fan, Chen & Lin (2005); Platt (1999) and Wu, Lin & Weng
+    (2004) for the probabilities.
 
     Examples
     --------
@@ -128,7 +211,31 @@ class SVC(ClassifierMixin, BaseEstimator):
     >>> clf = SVC(C=10, sigma=0.5).fit(X, y)
     >>> clf.score(X, y) > 0.95
     True
+    >>> clf.n_support_.sum() == len(clf.support_), clf.n_iter_.shape
+    (np.True_, (1,))
     """
+
+    _parameter_constraints = {
+        "C": [Interval(Real, 0.0, None, closed="right")],
+        "kernel": [StrOptions({*KERNEL_NAMES, "precomputed"}), callable],
+        "gamma": [
+            StrOptions({"scale", "auto"}),
+            Interval(Real, 0.0, None, closed="neither"),
+            None,
+        ],
+        "sigma": [Interval(Real, 0.0, None, closed="neither"), None],
+        "degree": [Interval(Integral, 1, None, closed="left")],
+        "coef0": [Interval(Real, None, None, closed="neither")],
+        "selection": [StrOptions({"wss2", "platt"})],
+        "tol": [Interval(Real, 0.0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+        "cache_size": [Interval(Real, 0.0, None, closed="right")],
+        "probability": ["boolean"],
+        "class_weight": [StrOptions({"balanced"}), dict, None],
+        "random_state": ["random_state"],
+        "decision_function_shape": [StrOptions({"ovr", "ovo"})],
+        "break_ties": ["boolean"],
+    }
 
     def __init__(
         self,
@@ -139,12 +246,15 @@ class SVC(ClassifierMixin, BaseEstimator):
         sigma=None,
         degree=3,
         coef0=0.0,
-        solver="smo",
+        selection="wss2",
         tol=1e-3,
         max_iter=None,
         cache_size=1024,
+        probability=False,
+        class_weight=None,
         random_state=None,
         decision_function_shape="ovr",
+        break_ties=False,
     ):
         self.C = C
         self.kernel = kernel
@@ -152,194 +262,537 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.sigma = sigma
         self.degree = degree
         self.coef0 = coef0
-        self.solver = solver
+        self.selection = selection
         self.tol = tol
         self.max_iter = max_iter
         self.cache_size = cache_size
+        self.probability = probability
+        self.class_weight = class_weight
         self.random_state = random_state
         self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
 
-    def fit(self, X, y):
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        tags.input_tags.sparse = self.kernel != "precomputed"
+        return tags
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
         """Train on X, y.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or scipy.sparse matrix of shape (n_samples, \
+n_features)
             Training points; float32 input is kept in float32 (a float32 Gram
-            matrix), anything else becomes float64.
+            matrix), anything else becomes float64; sparse input becomes
+            CSR (and is trained on as a dense array when that takes no more
+            memory: the model is then the dense array's). With
+            ``kernel="precomputed"``: the Gram matrix, of shape (n_samples,
+            n_samples). With a callable kernel: anything the
+            kernel accepts.
         y : array-like of shape (n_samples,)
             Class labels of any type, at least two classes.
+        sample_weight : array-like of shape (n_samples,), optional
+            Multiplies C for each point; points with weight <= 0 are left
+            out of the training problem (LIBSVM's rule).
 
         Returns
         -------
         self : SVC
         """
-        X, y = validate_data(self, X, y, dtype=(np.float64, np.float32))
-        check_classification_targets(y)
-        self.classes_, y_index = np.unique(y, return_inverse=True)
-        if self.classes_.size < 2:
-            raise ValueError(
-                f"SVC needs two classes in y, got one class: {self.classes_.tolist()}."
+        self._check_kernel_parameters()
+        with fresh_fit(self):
+            X, y = self._validate_training_data(X, y)
+            self.classes_, y_index = np.unique(y, return_inverse=True)
+            if self.classes_.size < 2:
+                raise ValueError(
+                    "SVC needs two classes in y, got one class: "
+                    f"{self.classes_.tolist()}."
+                )
+            self.class_weight_ = compute_class_weight(
+                self.class_weight, classes=self.classes_, y=y
             )
-        self._check_params()
-        self._gamma = self._resolve_gamma(X)
-        if self.classes_.size > 2:
-            return self._fit_one_vs_one(X, y_index)
-        y_pm = np.where(y_index == 1, 1.0, -1.0)
-
-        gram = make_gram(X, self._kernel, self.cache_size)
-        result = self._solve(gram, y_pm)
-
-        self.alpha_ = result.alpha
-        self.support_ = np.flatnonzero(result.alpha > 0)
-        self.support_vectors_ = X[self.support_]
-        self.n_support_ = np.bincount(y_index[self.support_], minlength=2)
-        self.dual_coef_ = (result.alpha * y_pm)[self.support_][None, :]
-        self.intercept_ = np.array([result.b])
-        self.n_iter_ = result.n_iter
-        self.dual_objective_ = result.dual_objective
-        self.converged_ = result.converged
+            weight = self._point_weights(y_index, sample_weight)
+            kept = self._positive_weights(weight, y_index)
+            X_train = X if callable(self.kernel) else _dense_if_not_sparse(X)
+            self._gamma = self._resolve_gamma(X_train)
+            training = self._training_kernel(X_train, kept)
+            solve = self._machine_solver(self.C * weight[kept])
+            with warnings.catch_warnings():
+                # one warning for the whole fit (below), not one per machine
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                fit = fit_one_vs_one(
+                    training, y_index[kept], self.classes_.size, solve
+                )
+                if self.probability:
+                    self.probA_, self.probB_ = fit_pairwise_sigmoids(
+                        training,
+                        y_index[kept],
+                        self.classes_.size,
+                        solve,
+                        check_random_state(self.random_state),
+                    )
+            self._store_model(X, kept, fit)
+        self._warn_if_not_converged(fit)
         return self
 
-    def _solve(self, gram, y_pm):
-        """SMO on one binary dual with this estimator's settings."""
-        return smo(
-            gram, y_pm, check_C(self.C), tol=self.tol, max_iter=self.max_iter,
-            selection=_SOLVERS[self.solver], random_state=self.random_state,
-        )  # fmt: skip
+    def _check_kernel_parameters(self):
+        """The checks that involve two parameters (the others: constraints)."""
+        if self.sigma is None:
+            return
+        if self.gamma is not None:
+            raise ValueError(
+                "Give sigma or gamma, not both: they set the same width, "
+                "gamma = 1 / (2 sigma^2)."
+            )
+        if self.kernel != "rbf":
+            raise ValueError(
+                "sigma is the width of the 'rbf' kernel; it does not apply "
+                f"to kernel={self.kernel!r}."
+            )
 
-    def _fit_one_vs_one(self, X, y_index):
-        """K > 2 classes: the K (K - 1) / 2 pairwise machines (``svmlib.multiclass``)."""
-        fit = fit_one_vs_one(
-            X,
-            y_index,
-            self.classes_.size,
-            self._kernel,
-            self._solve,
-            self.cache_size,
+    def _validate_training_data(self, X, y):
+        """X and y checked; X converted unless the kernel is a callable."""
+        if callable(self.kernel):
+            y = column_or_1d(y, warn=True)
+            check_consistent_length(X, y)
+            return X, y
+        if sp.issparse(X) and self.kernel == "precomputed":
+            raise TypeError("Sparse precomputed kernels are not supported.")
+        X, y = validate_data(
+            self, X, y, accept_sparse="csr", dtype=(np.float64, np.float32)
         )
-        self.alpha_ = fit.alpha
-        self.support_ = fit.support
-        self.support_vectors_ = X[fit.support]
+        check_classification_targets(y)
+        if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
+            raise ValueError(
+                "With kernel='precomputed', X is the Gram matrix of the "
+                f"training points and must be square; got shape {X.shape}."
+            )
+        return X, y
+
+    def _point_weights(self, y_index, sample_weight):
+        """class_weight_[y_i] * sample_weight_i of every point, shape (n,)."""
+        weight = self.class_weight_[y_index]
+        if sample_weight is None:
+            return weight
+        sample_weight = check_array(
+            sample_weight, ensure_2d=False, dtype=np.float64
+        )
+        if sample_weight.shape != weight.shape:
+            raise ValueError(
+                f"sample_weight must be of shape ({weight.size},), one weight "
+                f"per training point, got shape {sample_weight.shape}."
+            )
+        return weight * sample_weight
+
+    def _positive_weights(self, weight, y_index):
+        """Indices of the points with weight > 0; every class must keep one."""
+        kept = np.flatnonzero(weight > 0)
+        if kept.size == 0:
+            raise ValueError(
+                "Invalid input - all samples have zero or negative weights."
+            )
+        left = np.unique(y_index[kept])
+        if left.size == 1:
+            raise ValueError(
+                "Invalid input - all samples with positive weights belong to "
+                f"the same class, {self.classes_[left[0]]!r}; an SVM needs "
+                "points of two classes."
+            )
+        if left.size < self.classes_.size:
+            missing = np.setdiff1d(self.classes_, self.classes_[left])
+            raise ValueError(
+                f"Invalid input - no sample of the classes {missing.tolist()} "
+                "has a positive weight; every class of y needs one."
+            )
+        return kept
+
+    def _resolve_gamma(self, X):
+        """The gamma of the kernel, or None for kernels without one."""
+        if self.kernel not in _GAMMA_KERNELS:
+            return None
+        if self.sigma is not None:
+            return rbf_gamma(sigma=self.sigma)
+        if self.gamma in (None, "scale"):
+            return _scale_gamma(X)
+        if self.gamma == "auto":
+            return 1.0 / X.shape[1]
+        return float(self.gamma)
+
+    def _kernel_function(self):
+        """kernel(A, B) -> dense Gram matrix, with the fitted parameters."""
+        if callable(self.kernel):
+            return _DenseCallable(self.kernel)
+        return kernel_from_name(
+            self.kernel,
+            gamma=self._gamma,
+            degree=self.degree,
+            coef0=self.coef0,
+        )
+
+    def _training_kernel(self, X, kept):
+        """The kernel on the points that are kept (weight > 0)."""
+        if self.kernel == "precomputed":
+            if kept.size < X.shape[0]:
+                X = X[np.ix_(kept, kept)]
+            return TrainingKernel.precomputed(X)
+        if kept.size < _n_points(X):
+            X = _safe_indexing(X, kept)
+        return TrainingKernel(X, self._kernel_function(), self.cache_size)
+
+    def _machine_solver(self, C):
+        """solve(gram, y, members) for a machine: SMO, C_i = C[members]."""
+
+        def solve(gram, y, members):
+            return smo(
+                gram,
+                y,
+                _box_constraint(C[members]),
+                tol=self.tol,
+                max_iter=self.max_iter,
+                selection=self.selection,
+                random_state=self.random_state,
+            )
+
+        return solve
+
+    def _store_model(self, X, kept, fit):
+        """The fitted attributes, scikit-learn's layout, from the machines."""
+        binary = self.classes_.size == 2
+        # LIBSVM's machine (0, 1) has y = +1 for classes_[0]; scikit-learn
+        # flips the binary model so that f > 0 means classes_[1].
+        sign = -1.0 if binary else 1.0
+        self.support_ = kept[fit.support]
+        self.support_vectors_ = self._support_vectors(X)
         self.n_support_ = fit.n_support
-        self.dual_coef_ = fit.dual_coef
-        self.intercept_ = fit.intercept
+        dual_coef = sign * fit.dual_coef
+        self.dual_coef_ = (
+            _sparse_like_sklearn(dual_coef) if sp.issparse(X) else dual_coef
+        )
+        self.intercept_ = sign * fit.intercept
+        alpha = np.zeros((fit.alpha.shape[0], _n_points(X)))
+        alpha[:, kept] = fit.alpha
+        self.alpha_ = alpha[0] if binary else alpha
         self.n_iter_ = fit.n_iter
-        self.dual_objective_ = fit.dual_objective
+        self.dual_objective_ = (
+            float(fit.dual_objective[0]) if binary else fit.dual_objective
+        )
         self.converged_ = bool(np.all(fit.converged))
-        return self
+
+    def _support_vectors(self, X):
+        if self.kernel == "precomputed":
+            return np.empty((0, 0))
+        support_vectors = _safe_indexing(X, self.support_)
+        if sp.issparse(support_vectors):
+            return _sparse_like_sklearn(support_vectors)
+        return support_vectors
+
+    def _warn_if_not_converged(self, fit):
+        """One ConvergenceWarning for the machines that stopped before tol."""
+        stopped = ~fit.converged
+        if not stopped.any():
+            return
+        if self.max_iter is not None and np.any(
+            fit.n_iter[stopped] >= self.max_iter
+        ):
+            reason = (
+                f"Solver terminated early (max_iter={self.max_iter}).  "
+                "Consider pre-processing your data with StandardScaler or "
+                "MinMaxScaler, or increase max_iter."
+            )
+        elif np.isinf(self.C):
+            reason = (
+                "SMO could make no further progress. With C = inf (hard "
+                "margin) this usually means that the data are not separable "
+                "in the kernel's feature space: use a finite C."
+            )
+        else:
+            reason = (
+                "SMO could make no further progress. The problem may be "
+                "badly scaled: standardise the features or lower C."
+            )
+        warnings.warn(
+            f"{reason} {stopped.sum()} of {stopped.size} machine(s) stopped "
+            f"with a KKT violation of up to "
+            f"{fit.kkt_violation[stopped].max():.3g} > tol={self.tol:g}; the "
+            "model is usable but not optimal.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+
+    def _validate_for_predict(self, X):
+        """X checked against the model (as given for a callable kernel)."""
+        check_is_fitted(self)
+        if callable(self.kernel):
+            return X
+        X = validate_data(
+            self,
+            X,
+            reset=False,
+            accept_sparse="csr",
+            dtype=(np.float64, np.float32),
+        )
+        if sp.issparse(X) and not sp.issparse(self.support_vectors_):
+            raise ValueError(
+                "cannot use sparse input in 'SVC' trained on dense data: "
+                "fit on sparse X to predict sparse X."
+            )
+        return X
+
+    def _pairwise_decision(self, X):
+        """f_ij(X) of the machines (i, j), positive for class i (as LIBSVM).
+
+        Returns an ndarray of shape (n_samples, K (K - 1) / 2), float64.
+        """
+        X = self._validate_for_predict(X)
+        if self.kernel == "precomputed":
+            K = X[:, self.support_]
+        else:
+            K = self._kernel_function()(X, self.support_vectors_)
+            _check_kernel_shape(K, (_n_points(X), self.support_.size))
+        dual_coef = self.dual_coef_
+        if sp.issparse(dual_coef):
+            dual_coef = dual_coef.toarray()
+        decision = ovo_decision(K, dual_coef, self.intercept_, self.n_support_)
+        return -decision if self.classes_.size == 2 else decision
 
     def decision_function(self, X):
         """Signed distance-like score f(x) = sum_i alpha_i y_i K(x_i, x) + b.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or scipy.sparse matrix of shape (n_samples, \
+n_features)
+            With ``kernel="precomputed"``: the kernel values K(x, x_j)
+            between the points and the training points, shape (n_samples,
+            n_training_samples) (only the columns of ``support_`` are read).
 
         Returns
         -------
-        f : ndarray of shape (n_samples,), (n_samples, K) or (n_samples, K (K - 1) / 2), float64
+        f : ndarray of shape (n_samples,), (n_samples, K) or \
+(n_samples, K (K - 1) / 2), float64
             Two classes: positive values predict ``classes_[1]``. K > 2
             classes: with ``decision_function_shape="ovo"`` the value of each
             pairwise machine (i, j) (positive: class i), with "ovr" one score
             per class (see ``svmlib.multiclass.ovr_from_ovo``).
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before ``fit``.
+        ValueError
+            If X does not have the training data's number of features, is
+            sparse while the training data were dense, or a callable kernel
+            returns a matrix of the wrong shape.
         """
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=(np.float64, np.float32))
-        K = self._kernel(X, self.support_vectors_)
-        if self.classes_.size > 2:
-            decision = ovo_decision(
-                K, self.dual_coef_, self.intercept_, self.n_support_
-            )
-            if self.decision_function_shape == "ovr":
-                return ovr_from_ovo(decision, self.classes_.size)
-            return decision
-        return (
-            np.asarray(
-                K @ self.dual_coef_[0].astype(K.dtype), dtype=np.float64
-            )
-            + self.intercept_[0]
-        )
+        pairwise = self._pairwise_decision(X)
+        if self.classes_.size == 2:
+            return -pairwise[:, 0]
+        if self.decision_function_shape == "ovr":
+            return ovr_from_ovo(pairwise, self.classes_.size)
+        return pairwise
 
     def predict(self, X):
-        """Predicted class labels, shape (n_samples,).
+        """Predicted class labels.
 
         With K > 2 classes, the class with most votes of the pairwise
         machines; ties go to the class that comes first in ``classes_``
-        (LIBSVM's and scikit-learn's rule).
+        (LIBSVM's and scikit-learn's rule), or, with ``break_ties=True``,
+        to the largest "ovr" score.
+
+        Parameters
+        ----------
+        X : array-like or scipy.sparse matrix of shape (n_samples, \
+n_features)
+            As for :meth:`decision_function`.
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before ``fit``.
+        ValueError
+            With ``break_ties=True`` and ``decision_function_shape="ovo"``,
+            and as :meth:`decision_function`.
         """
         check_is_fitted(self)
-        if self.classes_.size > 2:
-            X = validate_data(
-                self, X, reset=False, dtype=(np.float64, np.float32)
+        if self.break_ties and self.decision_function_shape == "ovo":
+            raise ValueError(
+                "break_ties must be False when decision_function_shape is "
+                "'ovo': the ties are broken by the 'ovr' scores."
             )
-            K = self._kernel(X, self.support_vectors_)
-            decision = ovo_decision(
-                K, self.dual_coef_, self.intercept_, self.n_support_
-            )
-            return self.classes_[
-                np.argmax(ovo_votes(decision, self.classes_.size), axis=1)
-            ]
-        positive = self.decision_function(X) > 0
-        return self.classes_[positive.astype(int)]
+        if self.break_ties and self.classes_.size > 2:
+            scores = self.decision_function(X)
+        else:
+            scores = ovo_votes(self._pairwise_decision(X), self.classes_.size)
+        return self.classes_[np.argmax(scores, axis=1)]
 
-    def _kernel(self, X, Z):
-        """The Gram matrix K(X, Z) with the fitted kernel parameters."""
-        if callable(self.kernel):
-            return np.asarray(self.kernel(X, Z))
-        if self.kernel == "linear":
-            return kernels.linear_kernel(X, Z)
-        if self.kernel == "rbf":
-            return kernels.rbf_kernel(X, Z, gamma=self._gamma)
-        if self.kernel == "poly":
-            return kernels.polynomial_kernel(
-                X, Z, degree=self.degree, gamma=self._gamma, coef0=self.coef0
+    def _has_probability(self):
+        if not self.probability:
+            raise AttributeError(
+                "predict_proba is not available when probability=False"
             )
-        return kernels.sigmoid_kernel(
-            X, Z, gamma=self._gamma, coef0=self.coef0
+        return True
+
+    @available_if(_has_probability)
+    def predict_proba(self, X):
+        """Class probabilities: LIBSVM's Platt scaling and pairwise coupling.
+
+        Needs ``probability=True`` at ``fit``. The probabilities come from a
+        model fitted by cross-validation, so their arg max may differ from
+        ``predict`` for points near the decision boundary.
+
+        Parameters
+        ----------
+        X : array-like or scipy.sparse matrix of shape (n_samples, \
+n_features)
+            As for :meth:`decision_function`.
+
+        Returns
+        -------
+        p : ndarray of shape (n_samples, K), float64
+            Columns in the order of ``classes_``; each row sums to 1.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before ``fit``, or after a fit with ``probability=False``.
+        ValueError
+            As :meth:`decision_function`.
+
+        References
+        ----------
+        Platt (1999); Lin, Lin & Weng (2007); Wu, Lin & Weng (2004), method
+        2 (see :mod:`svmlib.probability`).
+        """
+        check_is_fitted(self)
+        if not hasattr(self, "probA_"):
+            raise NotFittedError(
+                "predict_proba is not available when fitted with "
+                "probability=False; fit again with probability=True."
+            )
+        return class_probabilities(
+            self._pairwise_decision(X), self.probA_, self.probB_
         )
 
-    def _check_params(self):
-        check_C(self.C)
-        if not callable(self.kernel) and self.kernel not in _KERNELS:
-            raise ValueError(
-                f"kernel must be one of {_KERNELS} or a callable, got {self.kernel!r}."
-            )
-        if self.solver not in _SOLVERS:
-            raise ValueError(
-                f"solver must be one of {tuple(_SOLVERS)}, got {self.solver!r}."
-            )
-        if self.sigma is not None and self.kernel != "rbf":
-            raise ValueError(
-                f"sigma is the width of the 'rbf' kernel; it does not apply to kernel={self.kernel!r}."
-            )
-        if self.kernel == "poly" and (
-            not isinstance(self.degree, numbers.Integral)
-            or isinstance(self.degree, bool)
-            or self.degree < 1
-        ):
-            raise ValueError(
-                f"degree must be an integer >= 1, got {self.degree!r}."
-            )
-        if self.decision_function_shape not in _SHAPES:
-            raise ValueError(
-                f"decision_function_shape must be one of {_SHAPES}, got {self.decision_function_shape!r}."
-            )
-        if (
-            not isinstance(self.cache_size, numbers.Real)
-            or not self.cache_size > 0
-        ):
-            raise ValueError(
-                f"cache_size must be a positive number of MiB, got {self.cache_size!r}."
-            )
+    @available_if(_has_probability)
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba`, shape (n_samples, K)."""
+        return np.log(self.predict_proba(X))
 
-    def _resolve_gamma(self, X):
-        if self.kernel == "rbf" and self.sigma is not None:
-            return kernels.rbf_gamma(sigma=self.sigma, gamma=self.gamma)
-        gamma = "scale" if self.gamma is None else self.gamma
-        if gamma == "scale":
-            variance = float(X.var())
-            return 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
-        if gamma == "auto":
-            return 1.0 / X.shape[1]
-        return kernels.rbf_gamma(gamma=gamma)
+    @property
+    def coef_(self):
+        """w of each machine, f(x) = w . x + b; only for kernel="linear".
+
+        Shape (K (K - 1) / 2, n_features), read-only; sparse (CSR) if the
+        training data were.
+        """
+        if self.kernel != "linear":
+            raise AttributeError(
+                "coef_ is only available with kernel='linear'; with another "
+                "kernel the weight vector lives in the kernel's feature "
+                "space (use dual_coef_ and support_vectors_)."
+            )
+        check_is_fitted(self)
+        dual_coef = self.dual_coef_
+        if sp.issparse(dual_coef):
+            dual_coef = dual_coef.toarray()
+        coef = ovo_coef(dual_coef, self.n_support_, self.support_vectors_)
+        if sp.issparse(self.support_vectors_):
+            coef = _sparse_like_sklearn(coef)
+            coef.data.flags.writeable = False
+        else:
+            coef.flags.writeable = False
+        return coef
+
+
+class _DenseCallable:
+    """A user's kernel callable whose Gram matrices come out as ndarrays."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def __call__(self, A, B):
+        K = self.kernel(A, B)
+        if sp.issparse(K):
+            K = K.toarray()
+        K = np.asarray(K)
+        return K if K.dtype == np.float32 else K.astype(np.float64)
+
+
+def _check_kernel_shape(K, shape):
+    if K.shape != shape:
+        raise ValueError(
+            f"The kernel returned a matrix of shape {K.shape} for points and "
+            f"support vectors that need {shape}: kernel(A, B) must have "
+            "shape (len(A), len(B))."
+        )
+
+
+def _box_constraint(C):
+    """One C when all the points share it (np.inf allowed), else the C_i."""
+    return float(C[0]) if np.all(C == C[0]) else C
+
+
+def _scale_gamma(X):
+    """scikit-learn's gamma="scale": 1 / (n_features * X.var()).
+
+    Raises
+    ------
+    ValueError
+        If X.var() is not finite (it overflows when the features are too
+        large), or so small that gamma overflows.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        if sp.issparse(X):
+            variance = X.multiply(X).mean() - X.mean() ** 2
+        else:
+            variance = X.var()
+    if not np.isfinite(variance):
+        raise ValueError(
+            "gamma='scale' is 1 / (n_features * X.var()), but X.var() is "
+            f"{variance} in {X.dtype}: the feature values are too large for "
+            "their variance to be computed in floating point (the squares "
+            "overflow). Rescale X, for example with "
+            "sklearn.preprocessing.StandardScaler."
+        )
+    if variance <= 0:
+        return 1.0
+    gamma = 1.0 / (X.shape[1] * variance)
+    if not np.isfinite(gamma):
+        raise ValueError(
+            f"gamma='scale' is 1 / (n_features * X.var()), but X.var() = "
+            f"{variance:.3g} is so small that gamma overflows. Rescale X, for "
+            "example with sklearn.preprocessing.StandardScaler."
+        )
+    return float(gamma)
+
+
+def _dense_if_not_sparse(X):
+    """A sparse X as a dense array if that takes no more memory than CSR.
+
+    Such a matrix (about 2/3 nonzeros or more in float64) is not sparse:
+    BLAS products on the dense copy are faster than sparse ones, and the
+    model is then exactly the one fitted on the dense array (the order of
+    the sums in the kernel's inner products is that of the dense path).
+    """
+    if not sp.issparse(X):
+        return X
+    sparse_bytes = X.data.nbytes + X.indices.nbytes + X.indptr.nbytes
+    if X.shape[0] * X.shape[1] * X.dtype.itemsize <= sparse_bytes:
+        return X.toarray()
+    return X
+
+
+def _sparse_like_sklearn(A):
+    """A as CSR in scikit-learn's configured sparse interface."""
+    if get_config().get("sparse_interface") == "sparray":
+        return sp.csr_array(A)
+    return sp.csr_matrix(A)
