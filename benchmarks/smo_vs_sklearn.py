@@ -55,7 +55,7 @@ def main(repeats):
     reference_runs = ", ".join(f"{t:.2f}" for t in reference_times)
     print(
         f"svmlib.SVC   fit: median {t_ours:.3f} s  (runs: {ours_runs}); "
-        f"{ours.n_iter_} SMO steps, {len(ours.support_)} support vectors"
+        f"{ours.n_iter_[0]} SMO steps, {len(ours.support_)} support vectors"
     )
     print(
         f"sklearn SVC  fit: median {t_reference:.3f} s  "
