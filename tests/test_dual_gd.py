@@ -1,4 +1,4 @@
-"""dual_gd: the SMO / scikit-learn optimum, KKT conditions, the pure penalty's bias, errors."""
+"""dual_gd: the SMO and scikit-learn optimum, KKT, the pure penalty's bias."""
 
 import numpy as np
 import pytest
@@ -53,7 +53,8 @@ def test_hard_margin_on_separable_data():
         reference.dual_objective, rel=1e-4
     )
     assert result.b == pytest.approx(reference.b, abs=1e-3)
-    # the same support vectors, and the KKT residuals of the final state are small
+    # the same support vectors, and the KKT residuals of the final state are
+    # small
     big = result.alpha > 1e-3 * result.alpha.max()
     np.testing.assert_array_equal(
         np.flatnonzero(big), np.flatnonzero(reference.alpha)

@@ -1,4 +1,4 @@
-"""primal_gd: the optimum of scikit-learn's linear SVC, the objective, histories and errors."""
+"""primal_gd: scikit-learn's linear SVC optimum, objective, histories."""
 
 import numpy as np
 import pytest
@@ -16,7 +16,7 @@ from svmlib.solvers.primal import (
 
 
 def sklearn_optimum(X, y, lam):
-    """lam/2 ||w||^2 + mean hinge at scikit-learn's solution (C = 1 / (lam n))."""
+    """lam/2 ||w||^2 + mean hinge at scikit-learn's solution, C = 1/(lam n)."""
     C = 1.0 / (lam * len(y))
     reference = SklearnSVC(kernel="linear", C=C, tol=1e-8).fit(X, y)
     return lam * primal_objective(

@@ -1,4 +1,4 @@
-"""Simplified SMO (CS229 handout): near-optimal on small problems, safe on hard ones."""
+"""Simplified SMO (CS229): near-optimal on small problems, safe on hard."""
 
 import numpy as np
 import pytest
@@ -44,7 +44,7 @@ def test_close_to_the_optimum(kind, C, seed):
 
 
 def test_the_handouts_caveat_no_guarantee_of_the_optimum():
-    """Overlapping classes, linear kernel, C=10: ten quiet passes can stop well short."""
+    """Overlapping classes, linear kernel, C=10: quiet passes stop early."""
     X, y = _data("blobs")
     K = linear_kernel(X)
     optimum = smo(K, y, 10.0, tol=1e-8).dual_objective

@@ -1,7 +1,7 @@
-"""Bad input to the dual solvers: the checks they share, run against each of them.
+"""Bad input to the dual solvers: the checks they share, run on each of them.
 
 Every dual solver takes (K, y, C) and validates them the same way (through
-svmlib.solvers._common); each raises a ValueError that names the problem.
+svmlib._validation); each raises a ValueError that names the problem.
 Parameters that only one solver has are tested in that solver's own file.
 """
 
@@ -36,3 +36,18 @@ def test_shared_checks(solver, change, message):
     K, y, C = args.pop("K"), args.pop("y"), args.pop("C")
     with pytest.raises(ValueError, match=message):
         SOLVERS[solver](K, y, C, **args)
+
+
+@pytest.mark.parametrize("solver", sorted(SOLVERS))
+@pytest.mark.parametrize("C", ["1", True, None, {}])
+def test_C_of_the_wrong_type(solver, C):
+    with pytest.raises(ValueError, match="C must be a positive number"):
+        SOLVERS[solver](np.eye(2), np.array([1.0, -1.0]), C)
+
+
+@pytest.mark.parametrize("solver", ["simplified_smo", "dual_gd"])
+def test_per_point_C_only_for_smo(solver):
+    K, y, C = np.eye(4), np.array([1.0, -1.0, 1.0, -1.0]), np.ones(4)
+    assert smo(K, y, C).converged
+    with pytest.raises(ValueError, match="per-point bounds C_i are not"):
+        SOLVERS[solver](K, y, C)

@@ -1,4 +1,4 @@
-"""Property-based tests of the SMO solvers on random small problems (hypothesis).
+"""Property-based tests of the SMO solvers on random small problems.
 
 Each example draws a small data set (with duplicate points and badly scaled
 features allowed), a kernel, and C from 1e-3 to 1e4, and checks what every
@@ -35,17 +35,18 @@ def problems(draw):
     n = draw(st.integers(4, 30))
     d = draw(st.integers(1, 4))
     X = rng.normal(size=(n, d))
-    if draw(st.booleans()):  # duplicate points, possibly with opposite labels
+    # duplicate points, possibly with opposite labels
+    if draw(st.booleans()):
         k = draw(st.integers(1, n // 2))
         X[-k:] = X[:k]
-    X *= 10.0 ** rng.uniform(
-        -1.5, 1.5, size=d
-    )  # features on scales up to 1000 times apart
+    # features on scales up to 1000 times apart
+    X *= 10.0 ** rng.uniform(-1.5, 1.5, size=d)
     y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
     y[:2] = [-1.0, 1.0]
     if draw(st.booleans()):
-        # the overall magnitude of K only rescales C (which is drawn below); without
-        # this, entries of 1e4 with C = 1e4 take LIBSVM itself millions of steps
+        # the overall magnitude of K only rescales C (which is drawn below);
+        # without this, entries of 1e4 with C = 1e4 take LIBSVM itself
+        # millions of steps
         K = linear_kernel(X)
         K /= np.diag(K).max()
     else:
@@ -75,8 +76,9 @@ def test_smo_solution_is_feasible_optimal_and_no_worse_than_libsvm(
     assert np.all(alpha >= 0) and np.all(alpha <= C)
     assert abs(np.dot(alpha, y)) <= 1e-8 * max(1.0, C)
     assert result.converged and result.kkt_violation <= tol
-    # LIBSVM's alpha (default tol) is feasible, so by weak duality its objective
-    # is at most the optimum, which ours (tol 1e-6) reaches to rounding.
+    # LIBSVM's alpha (default tol) is feasible, so by weak duality its
+    # objective is at most the optimum, which ours (tol 1e-6) reaches to
+    # rounding.
     W_reference = sklearn_objective(K, y, C)
     assert result.dual_objective >= W_reference - 1e-6 * abs(W_reference)
 
@@ -85,20 +87,30 @@ def test_smo_solution_is_feasible_optimal_and_no_worse_than_libsvm(
 @given(
     problem=problems(),
     max_iter=st.integers(1, 20),
-    selection=st.sampled_from(["wss2", "platt"]),
+    solver=st.sampled_from(["wss2", "platt", "simplified"]),
 )
-def test_max_iter_is_a_hard_limit(problem, max_iter, selection):
+def test_max_iter_is_a_hard_limit(problem, max_iter, solver):
     K, y, C = problem
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        result = smo(
-            K, y, C, max_iter=max_iter, selection=selection, random_state=0
-        )
-        simplified = simplified_smo(K, y, C, max_iter=max_iter, random_state=0)
-    for res in (result, simplified):
-        assert res.n_iter <= max_iter
-        assert np.all(res.alpha >= 0) and np.all(res.alpha <= C)
-        assert abs(np.dot(res.alpha, y)) <= 1e-8 * max(1.0, C)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        if solver == "simplified":
+            res = simplified_smo(K, y, C, max_iter=max_iter, random_state=0)
+        else:
+            res = smo(
+                K, y, C, max_iter=max_iter, selection=solver, random_state=0
+            )
+    assert res.n_iter <= max_iter
+    assert np.all(res.alpha >= 0) and np.all(res.alpha <= C)
+    assert abs(np.dot(res.alpha, y)) <= 1e-8 * max(1.0, C)
+    # one ConvergenceWarning exactly when the solver stopped short, and it
+    # blames max_iter exactly when the limit was hit
+    messages = [
+        str(w.message) for w in caught if w.category is ConvergenceWarning
+    ]
+    assert len(messages) == (0 if res.converged else 1)
+    if messages:
+        hit_limit = res.n_iter == max_iter
+        assert (f"max_iter={max_iter}" in messages[0]) == hit_limit
 
 
 @pytest.mark.parametrize("max_iter", [1, 3])
