@@ -765,7 +765,8 @@ def _scale_gamma(X):
         )
     if variance <= 0:
         return 1.0
-    gamma = 1.0 / (X.shape[1] * variance)
+    with np.errstate(over="ignore"):
+        gamma = 1.0 / (X.shape[1] * variance)
     if not np.isfinite(gamma):
         raise ValueError(
             f"gamma='scale' is 1 / (n_features * X.var()), but X.var() = "
