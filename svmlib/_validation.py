@@ -218,6 +218,21 @@ def check_C(C, y=None):
         infinite entry, or leaves a class without a point with C_i > 0
         (scikit-learn's "all samples with positive weights belong to the
         same class").
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib._validation import check_C
+    >>> check_C(2)
+    2.0
+    >>> y = np.array([1.0, -1.0, 1.0])
+    >>> check_C(2.0 * np.array([1.0, 0.5, 0.0]), y).tolist()
+    [2.0, 1.0, 0.0]
+    >>> check_C(-1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: C must be a positive number (np.inf for the hard margin), \
+got -1.0.
     """
     if np.ndim(C) == 0:
         if not is_real(C) or np.isnan(C) or not C > 0:

@@ -130,12 +130,17 @@ def smo(
 
     Examples
     --------
+    Two points on a line, x = 2 (class +1) and x = 0 (class -1), linear
+    kernel: the margin runs from 0 to 2, so w = 1 and b = -1.
+
     >>> import numpy as np
     >>> from svmlib.solvers import smo
-    >>> K = np.array([[1.0, 0.0], [0.0, 1.0]])
-    >>> result = smo(K, [1, -1], C=10.0)
+    >>> X = np.array([[2.0], [0.0]])
+    >>> result = smo(X @ X.T, [1, -1], C=10.0)
     >>> result.alpha.tolist(), result.b
-    ([1.0, 1.0], 0.0)
+    ([0.5, 0.5], -1.0)
+    >>> smo(X @ X.T, [1, -1], C=[0.2, 10.0]).alpha.tolist()  # per-point C
+    [0.2, 0.2]
     """
     gram = as_gram(K)
     y = check_labels(y, gram.n)
