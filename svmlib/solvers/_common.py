@@ -9,9 +9,6 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-# check_C is imported by svmlib.svc from here; it lives in _validation.
-from .._validation import check_C  # noqa: F401
-
 __all__ = ["SolverResult", "warn_not_converged"]
 
 
