@@ -558,4 +558,5 @@ class OneVsRest(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """The class with the largest decision value, shape (n_samples,)."""
-        return self.classes_[np.argmax(self.decision_function(X), axis=1)]
+        scores = self.decision_function(X)
+        return self.classes_[np.argmax(scores, axis=1)]

@@ -1,12 +1,15 @@
-"""More than two classes: svmlib.SVC's one-vs-one against scikit-learn, and the one-vs-rest variant."""
+"""More than two classes: one-vs-one against scikit-learn; one-vs-rest."""
 
 import pickle
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.datasets import load_digits, load_iris, make_blobs
+from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import GridSearchCV, train_test_split
 from sklearn.multiclass import OneVsRestClassifier
+from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC as SklearnSVC
 from sklearn.utils.multiclass import _ovr_decision_function
 
@@ -14,8 +17,10 @@ from svmlib import SVC
 from svmlib.kernels import RBF, rbf_kernel
 from svmlib.multiclass import (
     OneVsRest,
+    TrainingKernel,
     class_pairs,
     fit_one_vs_one,
+    ovo_coef,
     ovo_decision,
     ovo_votes,
     ovr_from_ovo,
@@ -130,18 +135,22 @@ def test_class_pairs_order_is_libsvm():
 
 
 def test_votes_and_ovr_scores_match_sklearn_formula():
-    decision = np.random.default_rng(0).normal(
-        size=(50, 10)
-    )  # 5 classes, 10 pairs
+    # 5 classes, 10 pairs; some decision values exactly 0
+    decision = np.random.default_rng(0).normal(size=(50, 10))
+    decision[::4, 3] = 0.0
     votes = ovo_votes(decision, 5)
     np.testing.assert_array_equal(votes.sum(axis=1), 10)
-    # sklearn's helper takes (predictions: 1 means the second class, confidences of the second class)
+    # scikit-learn's helper takes (predictions: 1 means the second class,
+    # confidences of the second class), as scikit-learn's SVC calls it
     np.testing.assert_allclose(
         ovr_from_ovo(decision, 5),
         _ovr_decision_function(decision < 0, -decision, 5),
     )
     scores = ovr_from_ovo(decision, 5)
-    np.testing.assert_array_equal(np.floor(scores + 1 / 3), votes)
+    nonzero = np.all(decision != 0, axis=1)
+    np.testing.assert_array_equal(
+        np.floor(scores[nonzero] + 1 / 3), votes[nonzero]
+    )
 
 
 def test_predict_is_the_vote_and_ties_go_to_the_first_class():
@@ -167,29 +176,71 @@ def test_cached_and_dense_paths_agree():
     )
 
 
-def test_fit_one_vs_one_directly_and_float32():
+@pytest.mark.parametrize("cache_size", [1024, 1e-2])
+def test_fit_one_vs_one_directly_and_float32(cache_size):
     X32 = X_train[:200].astype(np.float32)
     y = y_train[:200]
-    fit = fit_one_vs_one(
-        X32,
-        y,
-        10,
-        lambda A, B: rbf_kernel(A, B, gamma=0.05),
-        lambda g, t: smo(g, t, 10.0),
+    training = TrainingKernel(
+        X32, lambda A, B: rbf_kernel(A, B, gamma=0.05), cache_size
     )
-    assert fit.dual_coef.shape == (
-        9,
-        fit.support.size,
-    ) and fit.intercept.shape == (45,)
+    assert (training.K is None) == (cache_size < 1)
+    fit = fit_one_vs_one(
+        training, y, 10, lambda gram, t, members: smo(gram, t, 10.0)
+    )
+    assert fit.dual_coef.shape == (9, fit.support.size)
+    assert fit.intercept.shape == (45,)
     assert fit.n_support.sum() == fit.support.size and np.all(fit.converged)
-    np.testing.assert_array_equal(
-        np.diff(y[fit.support]) >= 0, True
-    )  # grouped by class
+    # grouped by class
+    np.testing.assert_array_equal(np.diff(y[fit.support]) >= 0, True)
     K = rbf_kernel(X32, X32[fit.support], gamma=0.05)
     decision = ovo_decision(K, fit.dual_coef, fit.intercept, fit.n_support)
     assert np.mean(np.argmax(ovo_votes(decision, 10), axis=1) == y) > 0.97
+
+
+@pytest.mark.parametrize(
+    "y_index",
+    [np.minimum(y_train[:200], 8), y_train[:200] - 1, y_train[:200] + 0.5],
+)
+def test_fit_one_vs_one_needs_exactly_the_class_indices(y_index):
+    training = TrainingKernel(X_train[:200], RBF(gamma=0.05), 1024)
     with pytest.raises(ValueError, match="every class index"):
-        fit_one_vs_one(X32, np.minimum(y, 8), 10, rbf_kernel, smo)
+        fit_one_vs_one(training, y_index, 10, None)
+
+
+def test_training_kernel_blocks_are_the_gram_matrix():
+    kernel = RBF(sigma=2.0)
+    members = np.array([5, 1, 7])
+    others = np.array([0, 3])
+    full = kernel(X_iris)
+    for training in (
+        TrainingKernel(X_iris, kernel, 1024),
+        TrainingKernel(X_iris, kernel, 1e-3),  # too small: no full matrix
+        TrainingKernel.precomputed(full),
+    ):
+        np.testing.assert_allclose(
+            training.block(members, others), full[np.ix_(members, others)]
+        )
+        gram = training.gram(members)
+        np.testing.assert_allclose(
+            np.column_stack([gram.column(k) for k in range(3)]),
+            full[np.ix_(members, members)],
+        )
+
+
+def test_ovo_coef_is_the_weight_vector_of_each_machine():
+    model = SVC(kernel="linear", decision_function_shape="ovo").fit(
+        X_iris, y_iris
+    )
+    coef = ovo_coef(model.dual_coef_, model.n_support_, model.support_vectors_)
+    np.testing.assert_allclose(
+        X_iris @ coef.T + model.intercept_, model.decision_function(X_iris)
+    )
+
+
+def test_no_progress_bar_when_not_on_a_terminal(capsys):
+    SVC(C=10.0, gamma=0.05).fit(X_train[:300], y_train[:300])  # 45 machines
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""
 
 
 def test_kernel_object_string_labels_pickle_and_grid_search():
@@ -237,6 +288,34 @@ def test_one_vs_rest_agrees_with_sklearn_one_vs_rest():
     assert all(e.alpha_.shape == (600,) for e in ours.estimators_)
 
 
-def test_one_vs_rest_bad_input():
+def test_one_vs_rest_bad_input_leaves_it_unfitted():
+    model = OneVsRest(SVC())
     with pytest.raises(ValueError, match="at least two classes"):
-        OneVsRest(SVC()).fit(X_iris[:10], y_iris[:10])
+        model.fit(X_iris[:10], y_iris[:10])
+    assert not [name for name in vars(model) if name.endswith("_")]
+    with pytest.raises(NotFittedError):
+        model.predict(X_iris)
+
+
+@pytest.mark.parametrize(
+    "estimator, message",
+    [
+        (SVC(C=-1.0), "'C' parameter of SVC"),
+        (StandardScaler(), "'estimator' parameter of OneVsRest"),
+    ],
+)
+def test_one_vs_rest_invalid_estimator(estimator, message):
+    model = OneVsRest(estimator)
+    with pytest.raises(ValueError, match=message):
+        model.fit(X_iris, y_iris)
+    with pytest.raises(NotFittedError):
+        model.predict(X_iris)
+
+
+def test_one_vs_rest_sparse_input():
+    dense = OneVsRest(SVC(kernel="linear")).fit(X_iris, y_iris)
+    sparse = OneVsRest(SVC(kernel="linear")).fit(sp.csr_matrix(X_iris), y_iris)
+    np.testing.assert_allclose(
+        sparse.decision_function(sp.csr_matrix(X_iris)),
+        dense.decision_function(X_iris),
+    )
