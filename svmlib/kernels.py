@@ -524,7 +524,13 @@ class Scaled(Kernel):
     _precedence = 2
 
     def __init__(self, factor, kernel):
-        self.factor = check_positive(factor, "factor")
+        # the message says why (the kernels chapter shows it)
+        if not is_real(factor) or not 0 < factor < np.inf:
+            raise ValueError(
+                "A kernel can only be scaled by a positive number (c K is "
+                f"PSD only for c > 0), got {factor!r}."
+            )
+        self.factor = float(factor)
         self.kernel = _check_kernel(kernel, "kernel")
 
     def _gram(self, X, Z):

@@ -192,8 +192,12 @@ def test_float32_stays_float32():
 @pytest.mark.parametrize(
     "call, error, message",
     [
-        (lambda: -1.0 * Linear(), ValueError, "factor must be a positive"),
-        (lambda: Linear() * 0, ValueError, "factor must be a positive"),
+        (
+            lambda: -1.0 * Linear(),
+            ValueError,
+            r"PSD only for c > 0\), got -1.0",
+        ),
+        (lambda: Linear() * 0, ValueError, "scaled by a positive number"),
         (lambda: Linear() + (-1.0), ValueError, "non-negative"),
         (lambda: Linear() * "a", TypeError, None),
         (lambda: Linear() + np.eye(2), TypeError, None),
