@@ -401,9 +401,11 @@ def _check_pairwise(r):
 def class_probabilities(decision, A, B):
     """P(class | x) from the decision values of the pairwise machines.
 
-    The pairwise probabilities of :func:`pairwise_probabilities`; with two
-    classes they are the answer, (r_01, r_10), with more they are combined
-    by :func:`pairwise_coupling` (LIBSVM's ``svm_predict_probability``).
+    The pairwise probabilities of :func:`pairwise_probabilities`, combined
+    by :func:`pairwise_coupling`, also for two classes: LIBSVM's
+    ``svm_predict_probability`` in the version that scikit-learn ships.
+    (LIBSVM 3.31 and later return (r_01, r_10) directly for two classes;
+    the coupling reaches it to within its tolerance, 0.005 / K.)
 
     Parameters
     ----------
@@ -423,10 +425,7 @@ def class_probabilities(decision, A, B):
     ValueError
         As :func:`pairwise_probabilities`.
     """
-    r = pairwise_probabilities(decision, A, B)
-    if r.shape[1] == 2:
-        return np.column_stack([r[:, 0, 1], r[:, 1, 0]])
-    return pairwise_coupling(r)
+    return pairwise_coupling(pairwise_probabilities(decision, A, B))
 
 
 def fit_pairwise_sigmoids(training, y_index, n_classes, solve, random_state):
