@@ -448,7 +448,9 @@ class OneVsRest(ClassifierMixin, BaseEstimator):
     ``predict`` returns the class whose machine has the largest decision
     value. The K machines are trained independently, so their decision
     values are on scales that need not be comparable: a known weakness of
-    the method (Hsu & Lin 2002).
+    the method (Hsu & Lin 2002). With two classes there is one machine,
+    ``classes_[1]`` against ``classes_[0]``, and ``decision_function`` is
+    1-D, as with scikit-learn's ``OneVsRestClassifier``.
 
     Parameters
     ----------
@@ -459,7 +461,7 @@ class OneVsRest(ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     classes_ : ndarray of shape (K,)
-    estimators_ : list of K fitted estimators
+    estimators_ : list of K fitted estimators (one for two classes)
     n_features_in_ : int
 
     Raises
@@ -521,11 +523,12 @@ class OneVsRest(ClassifierMixin, BaseEstimator):
             classes = np.unique(y)
             if classes.size < 2:
                 raise ValueError(
-                    "OneVsRest needs at least two classes in y, got only "
-                    f"{classes.tolist()}."
+                    "OneVsRest needs at least two classes in y, got one "
+                    f"class: {classes.tolist()}."
                 )
+            positives = classes[1:] if classes.size == 2 else classes
             self.estimators_ = [
-                clone(self.estimator).fit(X, y == label) for label in classes
+                clone(self.estimator).fit(X, y == label) for label in positives
             ]
             self.classes_ = classes
         return self
@@ -539,7 +542,8 @@ class OneVsRest(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        scores : ndarray of shape (n_samples, K), float64
+        scores : ndarray of shape (n_samples, K), or (n_samples,), float64
+            With two classes, positive values mean ``classes_[1]``.
         """
         check_is_fitted(self)
         X = validate_data(
@@ -549,14 +553,17 @@ class OneVsRest(ClassifierMixin, BaseEstimator):
             accept_sparse="csr",
             dtype=(np.float64, np.float32),
         )
-        return np.column_stack(
+        scores = np.column_stack(
             [
                 np.asarray(e.decision_function(X), dtype=np.float64)
                 for e in self.estimators_
             ]
         )
+        return scores[:, 0] if self.classes_.size == 2 else scores
 
     def predict(self, X):
         """The class with the largest decision value, shape (n_samples,)."""
         scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(int)]
         return self.classes_[np.argmax(scores, axis=1)]

@@ -20,10 +20,12 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from ._validation import check_max_iter
 from .kernels import KERNEL_NAMES, kernel_from_name, rbf_gamma
 from .multiclass import (
     TrainingKernel,
     _n_points,
+    class_pairs,
     fit_one_vs_one,
     fresh_fit,
     ovo_coef,
@@ -336,7 +338,7 @@ n_features)
                         check_random_state(self.random_state),
                     )
             self._store_model(X, kept, fit)
-        self._warn_if_not_converged(fit)
+        self._warn_if_not_converged(fit, y_index[kept])
         return self
 
     def _check_kernel_parameters(self):
@@ -490,16 +492,20 @@ n_features)
             return _sparse_like_sklearn(support_vectors)
         return support_vectors
 
-    def _warn_if_not_converged(self, fit):
+    def _warn_if_not_converged(self, fit, y_index):
         """One ConvergenceWarning for the machines that stopped before tol."""
         stopped = ~fit.converged
         if not stopped.any():
             return
-        if self.max_iter is not None and np.any(
-            fit.n_iter[stopped] >= self.max_iter
-        ):
+        counts = np.bincount(y_index)
+        limits = [
+            check_max_iter(self.max_iter, counts[i] + counts[j])
+            for i, j in class_pairs(self.classes_.size)
+        ]
+        if np.any(fit.n_iter[stopped] >= np.array(limits)[stopped]):
+            max_iter = self.max_iter or "max(10^7, 100 n), the default"
             reason = (
-                f"Solver terminated early (max_iter={self.max_iter}).  "
+                f"Solver terminated early (max_iter={max_iter}).  "
                 "Consider pre-processing your data with StandardScaler or "
                 "MinMaxScaler, or increase max_iter."
             )

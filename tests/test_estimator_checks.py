@@ -1,24 +1,52 @@
-"""scikit-learn's estimator checks on svmlib's estimators.
+"""scikit-learn's estimator checks on every public estimator of svmlib.
 
 Checks that cannot apply are skipped by scikit-learn itself, with the reason
 in the test report (the array-API checks need SCIPY_ARRAY_API=1, and svmlib
-computes with NumPy only).
+computes with NumPy only). The checks that fail by design are listed, with
+the reason, in ``EXPECTED_FAILURES``.
 """
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmlib import SVC
-from svmlib.mixture import GaussianMixtureEM
+from svmlib.kernels import ExponentialRandomFeatures
+from svmlib.mixture import BernoulliMixtureEM, GaussianMixtureEM
+from svmlib.multiclass import OneVsRest
+
+_WEIGHTS_ARE_REPETITION_TO_TOL = (
+    "sample weights are repetitions only up to the solver's tolerance tol, "
+    "and the check asks for rtol=1e-7 (scikit-learn's SVC fails it too; "
+    "tests/test_svc.py checks it at tol=1e-8)"
+)
+
+EXPECTED_FAILURES = {
+    SVC: {
+        "check_sample_weight_equivalence_on_dense_data": (
+            _WEIGHTS_ARE_REPETITION_TO_TOL
+        ),
+        "check_sample_weight_equivalence_on_sparse_data": (
+            _WEIGHTS_ARE_REPETITION_TO_TOL
+        ),
+    },
+}
+
+
+def _expected_failures(estimator):
+    return EXPECTED_FAILURES.get(type(estimator), {})
 
 
 @parametrize_with_checks(
     [
         SVC(),
         SVC(kernel="linear", C=0.5),
-        SVC(solver="platt", random_state=0),
-        SVC(kernel="poly", degree=2, coef0=1.0),
+        SVC(selection="platt", random_state=0),
+        SVC(probability=True, random_state=0),
+        OneVsRest(SVC()),
+        BernoulliMixtureEM(n_components=2, random_state=0),
         GaussianMixtureEM(n_components=2, random_state=0),
-    ]
+        ExponentialRandomFeatures(n_components=20, random_state=0),
+    ],
+    expected_failed_checks=_expected_failures,
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
