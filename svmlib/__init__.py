@@ -7,7 +7,8 @@ The library taught by the svmbook Jupyter Book. Modules mirror the book:
 * :mod:`svmlib.gram`: dense and cached access to the training Gram matrix;
 * :mod:`svmlib.solvers`: the solvers (SMO with Platt's and LIBSVM's selection);
 * :mod:`svmlib.svc`: :class:`SVC`, a scikit-learn compatible classifier;
-* :mod:`svmlib.multiclass`: more than two classes (one-vs-one voting, one-vs-rest);
+* :mod:`svmlib.multiclass`: more than two classes (one-vs-one, one-vs-rest);
+* :mod:`svmlib.probability`: probabilities (Platt scaling, pairwise coupling);
 * :mod:`svmlib.datasets`: MNIST and GISETTE loaders, a Gisette-style generator;
 * :mod:`svmlib.mixture`: EM for coin and Gaussian mixtures (side topics).
 """
