@@ -323,23 +323,26 @@ n_features)
             self._gamma = self._resolve_gamma(X_train)
             training = self._training_kernel(X_train, kept)
             solve = self._machine_solver(self.C * weight[kept])
-            with warnings.catch_warnings():
-                # one warning for the whole fit (below), not one per machine
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                fit = fit_one_vs_one(
-                    training, y_index[kept], self.classes_.size, solve
-                )
-                if self.probability:
-                    self.probA_, self.probB_ = fit_pairwise_sigmoids(
-                        training,
-                        y_index[kept],
-                        self.classes_.size,
-                        solve,
-                        check_random_state(self.random_state),
-                    )
+            fit = self._train(training, y_index[kept], solve)
             self._store_model(X, kept, fit)
         self._warn_if_not_converged(fit, y_index[kept])
         return self
+
+    def _train(self, training, y_index, solve):
+        """The pairwise machines, and their sigmoids if probability=True."""
+        with warnings.catch_warnings():
+            # one warning for the whole fit (see fit), not one per machine
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            fit = fit_one_vs_one(training, y_index, self.classes_.size, solve)
+            if self.probability:
+                self.probA_, self.probB_ = fit_pairwise_sigmoids(
+                    training,
+                    y_index,
+                    self.classes_.size,
+                    solve,
+                    check_random_state(self.random_state),
+                )
+        return fit
 
     def _check_kernel_parameters(self):
         """The checks that involve two parameters (the others: constraints)."""
@@ -361,12 +364,12 @@ n_features)
         if callable(self.kernel):
             y = column_or_1d(y, warn=True)
             check_consistent_length(X, y)
-            return X, y
-        if sp.issparse(X) and self.kernel == "precomputed":
+        elif sp.issparse(X) and self.kernel == "precomputed":
             raise TypeError("Sparse precomputed kernels are not supported.")
-        X, y = validate_data(
-            self, X, y, accept_sparse="csr", dtype=(np.float64, np.float32)
-        )
+        else:
+            X, y = validate_data(
+                self, X, y, accept_sparse="csr", dtype=(np.float64, np.float32)
+            )
         check_classification_targets(y)
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
             raise ValueError(
@@ -498,35 +501,39 @@ n_features)
         if not stopped.any():
             return
         counts = np.bincount(y_index)
-        limits = [
-            check_max_iter(self.max_iter, counts[i] + counts[j])
-            for i, j in class_pairs(self.classes_.size)
-        ]
-        if np.any(fit.n_iter[stopped] >= np.array(limits)[stopped]):
+        limits = np.array(
+            [
+                check_max_iter(self.max_iter, counts[i] + counts[j])
+                for i, j in class_pairs(self.classes_.size)
+            ]
+        )
+        at_limit = np.any(fit.n_iter[stopped] >= limits[stopped])
+        warnings.warn(
+            f"{self._nonconvergence_reason(at_limit)} {stopped.sum()} of "
+            f"{stopped.size} machine(s) stopped with a KKT violation of up "
+            f"to {fit.kkt_violation[stopped].max():.3g} > tol={self.tol:g}; "
+            "the model is usable but not optimal.",
+            ConvergenceWarning,
+            stacklevel=4,
+        )
+
+    def _nonconvergence_reason(self, at_limit):
+        if at_limit:
             max_iter = self.max_iter or "max(10^7, 100 n), the default"
-            reason = (
+            return (
                 f"Solver terminated early (max_iter={max_iter}).  "
                 "Consider pre-processing your data with StandardScaler or "
                 "MinMaxScaler, or increase max_iter."
             )
-        elif np.isinf(self.C):
-            reason = (
+        if np.isinf(self.C):
+            return (
                 "SMO could make no further progress. With C = inf (hard "
                 "margin) this usually means that the data are not separable "
                 "in the kernel's feature space: use a finite C."
             )
-        else:
-            reason = (
-                "SMO could make no further progress. The problem may be "
-                "badly scaled: standardise the features or lower C."
-            )
-        warnings.warn(
-            f"{reason} {stopped.sum()} of {stopped.size} machine(s) stopped "
-            f"with a KKT violation of up to "
-            f"{fit.kkt_violation[stopped].max():.3g} > tol={self.tol:g}; the "
-            "model is usable but not optimal.",
-            ConvergenceWarning,
-            stacklevel=3,
+        return (
+            "SMO could make no further progress. The problem may be badly "
+            "scaled: standardise the features or lower C."
         )
 
     def _validate_for_predict(self, X):
