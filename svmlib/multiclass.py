@@ -407,7 +407,7 @@ def ovr_from_ovo(decision, n_classes):
 
 
 @contextmanager
-def fresh_fit(estimator):
+def _fresh_fit(estimator):
     """Context manager for the body of ``fit``: all of the model or none.
 
     On entry, the fitted attributes (names ending in "_") of an earlier fit
@@ -515,7 +515,7 @@ class OneVsRest(ClassifierMixin, BaseEstimator):
         -------
         self : OneVsRest
         """
-        with fresh_fit(self):
+        with _fresh_fit(self):
             X, y = validate_data(
                 self, X, y, accept_sparse="csr", dtype=(np.float64, np.float32)
             )

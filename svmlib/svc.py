@@ -24,10 +24,10 @@ from ._validation import check_max_iter
 from .kernels import KERNEL_NAMES, kernel_from_name, rbf_gamma
 from .multiclass import (
     TrainingKernel,
+    _fresh_fit,
     _n_points,
     class_pairs,
     fit_one_vs_one,
-    fresh_fit,
     ovo_coef,
     ovo_decision,
     ovo_votes,
@@ -306,7 +306,7 @@ n_features)
         self : SVC
         """
         self._check_kernel_parameters()
-        with fresh_fit(self):
+        with _fresh_fit(self):
             X, y = self._validate_training_data(X, y)
             self.classes_, y_index = np.unique(y, return_inverse=True)
             if self.classes_.size < 2:
