@@ -22,6 +22,7 @@ Book chapter: *More than two classes* (part II).
 
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
@@ -32,12 +33,14 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from tqdm.auto import tqdm
 
 from .gram import DenseGram, gram_fits, make_gram
+from .probability import cross_val_decision, fit_sigmoid
 
 __all__ = [
     "class_pairs",
     "TrainingKernel",
     "OneVsOneFit",
     "fit_one_vs_one",
+    "fit_pairwise_sigmoids",
     "ovo_coef",
     "ovo_decision",
     "ovo_votes",
@@ -263,6 +266,58 @@ def fit_one_vs_one(training, y_index, n_classes, solve):
         converged=np.array([r.converged for _, r in results]),
         kkt_violation=np.array([r.kkt_violation for _, r in results]),
     )
+
+
+def fit_pairwise_sigmoids(training, y_index, n_classes, solve, random_state):
+    """Platt's sigmoid for each machine of a one-vs-one SVM.
+
+    For the machine (i, j), i < j, on the points of classes i and j (class
+    i positive): out-of-fold decision values by
+    :func:`svmlib.probability.cross_val_decision`, each fold's machine
+    trained by ``solve`` with the settings of the final one, then
+    :func:`svmlib.probability.fit_sigmoid` on them; LIBSVM's ``svm_train`` with
+    ``probability = 1`` (its ``svm_binary_svc_probability`` per pair).
+
+    Parameters
+    ----------
+    training : TrainingKernel
+        The kernel on the training points.
+    y_index : ndarray of shape (n_samples,), int
+        Class index of each point, in 0 .. K - 1, every class present.
+    n_classes : int
+        K >= 2.
+    solve : callable
+        ``solve(gram, y, members)``, as for :func:`fit_one_vs_one`.
+    random_state : int, RandomState instance or None
+        Seeds the folds; a RandomState is drawn from pair after pair.
+
+    Returns
+    -------
+    A, B : ndarray of shape (K (K - 1) / 2,), float64
+        The sigmoid of each machine, in the order of :func:`class_pairs`.
+    """
+    A = []
+    B = []
+    for i, j in class_pairs(n_classes):
+        members = np.flatnonzero((y_index == i) | (y_index == j))
+        y = np.where(y_index[members] == i, 1.0, -1.0)
+        f = cross_val_decision(
+            y,
+            partial(_fold_decision, training, members, y, solve),
+            random_state,
+        )
+        A_ij, B_ij = fit_sigmoid(f, y)
+        A.append(A_ij)
+        B.append(B_ij)
+    return np.array(A), np.array(B)
+
+
+def _fold_decision(training, members, y, solve, train, test):
+    """Decision values at members[test] of the machine of members[train]."""
+    result = solve(training.gram(members[train]), y[train], members[train])
+    support = np.flatnonzero(result.alpha > 0)
+    K = training.block(members[test], members[train][support])
+    return K @ (result.alpha * y[train])[support] + result.b
 
 
 def _group_support_by_class(alpha, y_index, n_classes):

@@ -3,7 +3,7 @@
 An SVM outputs a decision value f(x), not a probability. LIBSVM turns the
 decision values of its pairwise machines into class probabilities in three
 steps, which this module implements (``svmlib.SVC(probability=True)`` uses
-them):
+them, through :func:`svmlib.multiclass.fit_pairwise_sigmoids`):
 
 1. **Out-of-fold decision values** (:func:`cross_val_decision`): a machine's
    decision values on its own training points are biased (the support
@@ -33,12 +33,8 @@ pairwise coupling"; Chang & Lin (2011), "LIBSVM: a library for support
 vector machines", section 8.
 """
 
-from functools import partial
-
 import numpy as np
 from sklearn.model_selection import KFold
-
-from .multiclass import class_pairs
 
 __all__ = [
     "cross_val_decision",
@@ -47,7 +43,6 @@ __all__ = [
     "pairwise_probabilities",
     "pairwise_coupling",
     "class_probabilities",
-    "fit_pairwise_sigmoids",
 ]
 
 #: Number of cross-validation folds for the out-of-fold decision values.
@@ -426,56 +421,3 @@ def class_probabilities(decision, A, B):
         As :func:`pairwise_probabilities`.
     """
     return pairwise_coupling(pairwise_probabilities(decision, A, B))
-
-
-def fit_pairwise_sigmoids(training, y_index, n_classes, solve, random_state):
-    """Platt's sigmoid for each machine of a one-vs-one SVM.
-
-    For the machine (i, j), i < j, on the points of classes i and j (class
-    i positive): out-of-fold decision values by :func:`cross_val_decision`,
-    each fold's machine trained by ``solve`` with the settings of the final
-    one, then :func:`fit_sigmoid` on them; LIBSVM's ``svm_train`` with
-    ``probability = 1`` (its ``svm_binary_svc_probability`` per pair).
-
-    Parameters
-    ----------
-    training : svmlib.multiclass.TrainingKernel
-        The kernel on the training points.
-    y_index : ndarray of shape (n_samples,), int
-        Class index of each point, in 0 .. K - 1, every class present.
-    n_classes : int
-        K >= 2.
-    solve : callable
-        ``solve(gram, y, members)``, as for
-        :func:`svmlib.multiclass.fit_one_vs_one`.
-    random_state : int, RandomState instance or None
-        Seeds the folds; a RandomState is drawn from pair after pair.
-
-    Returns
-    -------
-    A, B : ndarray of shape (K (K - 1) / 2,), float64
-        The sigmoid of each machine, in the order of
-        :func:`svmlib.multiclass.class_pairs`.
-    """
-    A = []
-    B = []
-    for i, j in class_pairs(n_classes):
-        members = np.flatnonzero((y_index == i) | (y_index == j))
-        y = np.where(y_index[members] == i, 1.0, -1.0)
-        f = cross_val_decision(
-            y,
-            partial(_fold_decision, training, members, y, solve),
-            random_state,
-        )
-        A_ij, B_ij = fit_sigmoid(f, y)
-        A.append(A_ij)
-        B.append(B_ij)
-    return np.array(A), np.array(B)
-
-
-def _fold_decision(training, members, y, solve, train, test):
-    """Decision values at members[test] of the machine of members[train]."""
-    result = solve(training.gram(members[train]), y[train], members[train])
-    support = np.flatnonzero(result.alpha > 0)
-    K = training.block(members[test], members[train][support])
-    return K @ (result.alpha * y[train])[support] + result.b

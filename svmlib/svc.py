@@ -28,12 +28,13 @@ from .multiclass import (
     _n_points,
     class_pairs,
     fit_one_vs_one,
+    fit_pairwise_sigmoids,
     ovo_coef,
     ovo_decision,
     ovo_votes,
     ovr_from_ovo,
 )
-from .probability import class_probabilities, fit_pairwise_sigmoids
+from .probability import class_probabilities
 from .solvers import smo
 
 __all__ = ["SVC"]
