@@ -101,7 +101,8 @@ callable, default="rbf"
         Fit Platt's sigmoid to every machine, on decision values from an
         internal 5-fold cross-validation, so that ``predict_proba`` is
         available (LIBSVM's method; see :mod:`svmlib.probability`). Makes
-        ``fit`` about six times slower. scikit-learn 1.9 recommends
+        ``fit`` several times slower (five more fits of every machine,
+        on 4/5 of its points). scikit-learn 1.9 recommends
         ``sklearn.calibration.CalibratedClassifierCV(SVC(), ensemble=False)``
         instead, which works with this SVC too.
     class_weight : dict, "balanced" or None, default=None
