@@ -29,7 +29,7 @@ EXECUTION_CACHE = BOOK_ROOT / "_build" / ".jupyter_cache"
 
 
 class _NotebookRun:
-    """The cells of one notebook that ran under nbval, and whether all passed."""
+    """The cells of one notebook run under nbval, and whether all passed."""
 
     def __init__(self):
         self.cells = {}  # cell index among code cells -> item
