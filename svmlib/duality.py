@@ -1,7 +1,7 @@
 """Lagrangian duality tools for the SVM dual.
 
 The dual problem of the soft-margin SVM (the book's *Lagrange multipliers and
-duality* and *The soft margin* chapters; Cortes & Vapnik 1995):
+duality* and *The soft margin* chapters; Cortes & Vapnik 1995)::
 
     maximise   W(alpha) = sum_i alpha_i
                           - 1/2 sum_ij alpha_i alpha_j y_i y_j K_ij

@@ -152,7 +152,7 @@ def gram_fits(n, dtype, cache_size):
         Number of training points.
     dtype : numpy dtype
         dtype of the *data*; the Gram matrix is float32 for float32 data and
-        float64 otherwise (:func:`svmlib._validation.float_dtype`).
+        float64 otherwise (``svmlib._validation.float_dtype``).
     cache_size : float
         Memory budget in MiB (2^20 bytes), > 0.
 

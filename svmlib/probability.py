@@ -14,8 +14,9 @@ them, through :func:`svmlib.multiclass.fit_pairwise_sigmoids`):
    probability of the positive class is modelled as
    P(y = +1 | f) = 1 / (1 + exp(A f + B)), with A and B fitted by maximum
    likelihood on those decision values, against the prior-corrected targets
-   t_+ = (N_+ + 1) / (N_+ + 2) and t_- = 1 / (N_- + 2) (Platt 1999), with
-   the numerically stable Newton method of Lin, Lin & Weng (2007).
+   ``t_+ = (N_+ + 1) / (N_+ + 2)`` and ``t_- = 1 / (N_- + 2)`` (Platt
+   1999), with the numerically stable Newton method of Lin, Lin & Weng
+   (2007).
 3. **Pairwise coupling** (:func:`pairwise_coupling`): with K > 2 classes,
    the K (K - 1) / 2 pairwise probabilities r_ij = P(i | i or j, x) are
    combined into one distribution p over the classes: method 2 of Wu, Lin
@@ -173,11 +174,12 @@ def _gradient_and_hessian(f, t, A, B, sigma):
 def fit_sigmoid(f, y, *, max_iter=100, min_step=1e-10, eps=1e-5):
     """Fit Platt's sigmoid 1 / (1 + exp(A f + B)) to decision values.
 
-    Maximum likelihood for the targets t_i = (N_+ + 1) / (N_+ + 2) for the
-    positive points and t_i = 1 / (N_- + 2) for the negative ones (Platt's
+    Maximum likelihood for the targets ``t_i = (N_+ + 1) / (N_+ + 2)`` for
+    the positive points and ``t_i = 1 / (N_- + 2)`` for the negative ones
+    (Platt's
     prior correction, a guard against overfitting), minimised by Newton's
     method with a backtracking line search on the Hessian plus 1e-12 I,
-    from A = 0, B = log((N_- + 1) / (N_+ + 1)): Algorithm 1 of Lin, Lin &
+    from A = 0, ``B = log((N_- + 1) / (N_+ + 1))``: Algorithm 1 of Lin, Lin &
     Weng (2007), LIBSVM's ``sigmoid_train``.
 
     Parameters
@@ -317,8 +319,9 @@ def pairwise_coupling(r):
 
     Solves min_p p^T Q p subject to sum_t p_t = 1 (eq. (21) of Wu, Lin &
     Weng 2004; its minimiser is p >= 0) by their fixed-point iteration: for
-    t = 1 .. K, move p_t by (p^T Q p - (Q p)_t) / Q_tt and renormalise,
-    until max_t |(Q p)_t - p^T Q p| < 0.005 / K, at most max(100, K)
+    t = 1 .. K, move p_t by ``(p^T Q p - (Q p)_t) / Q_tt`` and
+    renormalise, until ``max_t |(Q p)_t - p^T Q p| < 0.005 / K``, at most
+    max(100, K)
     sweeps; LIBSVM's ``multiclass_probability``, applied to every point
     at once (a point stops moving as soon as it meets the tolerance).
 

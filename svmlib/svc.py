@@ -165,7 +165,7 @@ callable, default="rbf"
         the pair).
     n_features_in_ : int
         Not set for a callable kernel (X is not validated then).
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape ``(n_features_in_,)``
         When X has feature names.
 
     Raises

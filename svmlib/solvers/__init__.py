@@ -4,7 +4,7 @@ Each dual solver takes a Gram matrix ``K`` (or a Gram object from
 :mod:`svmlib.gram`), labels ``y`` in {-1, +1} and the box constraint ``C``
 (:func:`smo` also one bound C_i per point, for sample and class weights),
 and returns a :class:`SolverResult`. Their inputs are checked by
-:mod:`svmlib._validation`.
+``svmlib._validation``.
 
 * :func:`primal_gd`: mini-batch subgradient descent on the regularised hinge
   loss (book part I);

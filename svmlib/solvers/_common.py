@@ -1,6 +1,6 @@
 """The result type and the convergence warning shared by svmlib's solvers.
 
-Their input checks are in :mod:`svmlib._validation`.
+Their input checks are in ``svmlib._validation``.
 """
 
 import warnings

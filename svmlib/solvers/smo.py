@@ -110,7 +110,7 @@ def smo(
     ValueError
         If K is not square or not finite, y is not of length n with values in
         {-1, +1} and both classes, C is not a positive number or a valid
-        per-point array (see :func:`svmlib._validation.check_C`), tol <= 0,
+        per-point array (see ``svmlib._validation.check_C``), tol <= 0,
         max_iter < 1, ``selection`` is unknown, or the hard-margin dual is
         unbounded.
 
