@@ -112,12 +112,23 @@ BROKEN_IMAGES = """async () => {
 }"""
 
 
+#: Code (cells and included svmlib source) wider than the text column: the
+#: longest line of each block that needs a horizontal scroll bar.
+CODE_THAT_SCROLLS = """() => Array.from(document.querySelectorAll(
+        'div.cell_input div.highlight pre, div.highlight-python pre'))
+    .filter(pre => pre.scrollWidth > pre.clientWidth + 1)
+    .map(pre => pre.textContent.split('\\n')
+        .reduce((a, b) => (a.length >= b.length ? a : b)))
+"""
+
+
 @pytest.mark.parametrize("relative", PAGES or ["(not built)"])
 def test_page_in_chromium(browser, relative):
     page, errors = open_page(browser, relative)
     try:
         problems = page.evaluate(TYPESET_PROBLEMS)
         broken = page.evaluate(BROKEN_IMAGES)
+        too_wide = page.evaluate(CODE_THAT_SCROLLS)
         links = page.evaluate(
             "() => Array.from(document.querySelectorAll('a[href]'))"
             ".map(a => a.href)"
@@ -130,6 +141,7 @@ def test_page_in_chromium(browser, relative):
     assert not errors, f"JavaScript errors: {errors}"
     assert not problems, f"formulas MathJax did not typeset: {problems[:5]}"
     assert not broken, f"images that did not load: {broken}"
+    assert not too_wide, f"code wider than the text column: {too_wide[:3]}"
     assert not broken_links(links), (
         f"broken internal links: {broken_links(links)[:5]}"
     )
