@@ -7,6 +7,10 @@ builds the **student edition**:
 
 * every sphinx-exercise ``{solution}`` directive is left out of the pages
   (sphinx-exercise's own ``hide_solutions`` option; the exercises stay);
+* every gated solution (``{solution-start}`` ... ``{solution-end}``, whose
+  code cells run at build) is cut out of the chapter notebook as Sphinx
+  reads it, code cells included: ``hide_solutions`` alone would drop only
+  the opening directive and leave the solution's cells on the page;
 * every notebook written in nbgrader's markup (the assignments) is replaced,
   as Sphinx reads it, by its student version: solution code replaced by
   ``raise NotImplementedError()`` stubs, written answers by
@@ -26,9 +30,10 @@ different folders (``--path-output``, inside ``_build`` so that the book's
 """
 
 import os
+import re
 
 import nbformat
-from sphinx.errors import ConfigError
+from sphinx.errors import ConfigError, ExtensionError
 from sphinx.util import logging
 
 VARIABLE = "SVMBOOK_EDITION"
@@ -78,14 +83,67 @@ def _has_nbgrader_cells(nb):
     return any("nbgrader" in cell.get("metadata", {}) for cell in nb.cells)
 
 
+_FENCE = re.compile(r"^(`{3,}|:{3,})\{(solution-start|solution-end)\}")
+
+
+def _strip_markdown(text, inside):
+    """Cut gated-solution lines from one markdown cell's text.
+
+    ``inside`` says whether the cell starts inside a gated solution; the
+    kept text and whether it ends inside one are returned.
+    """
+    kept, block = [], None  # block: (fence, name) of an open directive
+    for line in text.splitlines(keepends=True):
+        if block is not None:
+            if line.strip() == block[0]:  # the directive closes
+                inside = block[1] == "solution-start"
+                block = None
+            continue
+        match = _FENCE.match(line.strip())
+        if match:
+            block, inside = (match.group(1), match.group(2)), True
+        elif not inside:
+            kept.append(line)
+    return "".join(kept), inside
+
+
+def strip_gated_solutions(nb, name="notebook"):
+    """The notebook without its gated solutions (start to end, inclusive).
+
+    Raises
+    ------
+    sphinx.errors.ExtensionError
+        If a ``solution-start`` has no ``solution-end`` after it.
+    """
+    cells, inside = [], False
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            text, ends_inside = _strip_markdown(cell.source, inside)
+            if text.strip():
+                cells.append(nbformat.from_dict({**cell, "source": text}))
+            inside = ends_inside
+        elif not inside:
+            cells.append(cell)
+    if inside:
+        raise ExtensionError(f"{name}: a solution-start has no solution-end")
+    nb.cells = cells
+    return nb
+
+
 def strip_assignment(app, docname, source):
-    """``source-read``: in the student edition, give the student version."""
+    """``source-read``: in the student edition, give the student version.
+
+    Assignments (nbgrader markup) become their released student version;
+    other notebooks lose their gated solutions.
+    """
     if app.config.svmbook_edition != "student" or not str(
         app.env.doc2path(docname)
     ).endswith(".ipynb"):
         return
     nb = nbformat.reads(source[0], as_version=4)
     if not _has_nbgrader_cells(nb):
+        if "{solution-start}" in source[0]:
+            source[0] = nbformat.writes(strip_gated_solutions(nb, docname))
         return
     from svmlib.teaching import (
         release_notebook,

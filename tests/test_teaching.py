@@ -670,3 +670,44 @@ def test_student_edition_extension(monkeypatch):
     untouched = [plain]
     edition.strip_assignment(app, "chapters/some_chapter", untouched)
     assert untouched == [plain]
+
+
+def test_student_edition_cuts_gated_solutions_with_their_code(monkeypatch):
+    from types import SimpleNamespace
+
+    from sphinx.errors import ExtensionError
+
+    monkeypatch.syspath_prepend(str(ASSIGNMENTS.parent / "_ext"))
+    import edition
+
+    chapter = new_notebook(
+        cells=[
+            new_markdown_cell(
+                "```{exercise}\n:label: ex\nCompute it.\n```\n\n"
+                "````{solution-start} ex\n:label: ex-solution\n"
+                "```{math}\nx^2\n```\nIt is:\n````"
+            ),
+            new_code_cell("answer = 42  # the solution's code"),
+            new_markdown_cell("The answer is {glue:text}`answer`."),
+            new_markdown_cell("```{solution-end}\n```\n\nAfter the solution."),
+            new_code_cell("print('kept')"),
+        ]
+    )
+    app = SimpleNamespace(
+        config=SimpleNamespace(svmbook_edition="student"),
+        env=SimpleNamespace(doc2path=lambda docname: f"{docname}.ipynb"),
+    )
+    source = [nbformat.writes(chapter)]
+    edition.strip_assignment(app, "chapters/some_chapter", source)
+    student = nbformat.reads(source[0], as_version=4)
+    assert [cell.source for cell in student.cells] == [
+        "```{exercise}\n:label: ex\nCompute it.\n```\n\n",
+        "\nAfter the solution.",
+        "print('kept')",
+    ]
+
+    unclosed = new_notebook(
+        cells=[new_markdown_cell("```{solution-start} ex\n```")]
+    )
+    with pytest.raises(ExtensionError, match="no solution-end"):
+        edition.strip_gated_solutions(unclosed, "chapters/unclosed")

@@ -1,0 +1,368 @@
+"""Timing done one way everywhere: the book's chapters and ``benchmarks/``.
+
+One measurement is a warm-up call (not counted: it pays for imports, page
+faults and caches filling), then at least three timed calls, reported by
+their median, with the number of BLAS threads pinned for the whole
+measurement and printed beside it. A comparison times every contender in
+the same call of :func:`compare`, under the same thread count, and reports
+ratios. A trend ("grows like n^2") is a fitted exponent over at least four
+sizes, each a median, with its standard error, so that a reader can see
+when the series is too noisy to tell (:func:`scaling_exponent`).
+
+The clock is :func:`time.perf_counter` (wall time, in seconds).
+"""
+
+import time
+from collections.abc import Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+from threadpoolctl import threadpool_info, threadpool_limits
+
+MIN_REPEATS = 3
+MIN_SIZES = 4
+
+
+def blas_threads():
+    """The number of threads the loaded BLAS libraries use now.
+
+    Returns
+    -------
+    int
+        The largest ``num_threads`` over the BLAS libraries that
+        threadpoolctl finds (1 if it finds none).
+    """
+    counts = [
+        info["num_threads"]
+        for info in threadpool_info()
+        if info.get("user_api") == "blas"
+    ]
+    return max(counts, default=1)
+
+
+@contextmanager
+def pinned_threads(threads=None):
+    """Pin the BLAS thread count for the duration of a ``with`` block.
+
+    Parameters
+    ----------
+    threads : int or None, default=None
+        Threads to use; None keeps the current count (it is still pinned,
+        so it cannot change in the middle of a measurement).
+
+    Yields
+    ------
+    int
+        The thread count in force inside the block.
+
+    Raises
+    ------
+    ValueError
+        If ``threads`` is not a positive integer or None.
+    """
+    if threads is None:
+        threads = blas_threads()
+    if isinstance(threads, bool) or not isinstance(threads, int | np.integer):
+        raise ValueError(f"threads must be a positive int, got {threads!r}")
+    if threads < 1:
+        raise ValueError(f"threads must be a positive int, got {threads!r}")
+    with threadpool_limits(limits=int(threads), user_api="blas"):
+        yield int(threads)
+
+
+@dataclass(frozen=True)
+class Timing:
+    """The repeated timings of one call.
+
+    Attributes
+    ----------
+    seconds : tuple of float
+        Wall time of each timed call (the warm-up is not among them).
+    threads : int
+        BLAS threads in force while they ran.
+    warmup : int
+        Untimed calls made before them.
+    result : object
+        What the last call returned.
+    """
+
+    seconds: tuple
+    threads: int
+    warmup: int
+    result: object = None
+
+    @property
+    def median(self):
+        """Median wall time in seconds."""
+        return float(np.median(self.seconds))
+
+    @property
+    def spread(self):
+        """(max - min) / median of the timed calls: 0 for identical runs."""
+        return float(np.ptp(self.seconds) / self.median)
+
+    def __str__(self):
+        return (
+            f"{_format_seconds(self.median)} (median of "
+            f"{len(self.seconds)} after {self.warmup} warm-up, "
+            f"{self.threads} BLAS thread{'s' * (self.threads != 1)})"
+        )
+
+
+def _format_seconds(seconds):
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} us"
+    if seconds < 1:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds:.2f} s"
+
+
+def _check_counts(repeats, warmup):
+    if isinstance(repeats, bool) or not isinstance(repeats, int):
+        raise ValueError(f"repeats must be an int, got {repeats!r}")
+    if repeats < MIN_REPEATS:
+        raise ValueError(
+            f"repeats must be at least {MIN_REPEATS} (a median of fewer "
+            f"runs is not a measurement), got {repeats}"
+        )
+    if isinstance(warmup, bool) or not isinstance(warmup, int) or warmup < 0:
+        raise ValueError(f"warmup must be an int >= 0, got {warmup!r}")
+
+
+def _run(function, repeats, warmup, threads):
+    for _ in range(warmup):
+        function()
+    seconds = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = function()
+        seconds.append(time.perf_counter() - start)
+    return Timing(tuple(seconds), threads, warmup, result)
+
+
+def time_call(function, *, repeats=MIN_REPEATS, warmup=1, threads=None):
+    """Time ``function()``: warm-up calls, then the median of repeats.
+
+    Parameters
+    ----------
+    function : callable
+        Called with no arguments (wrap arguments with ``functools.partial``
+        or a ``lambda``).
+    repeats : int, default=3
+        Timed calls; at least 3.
+    warmup : int, default=1
+        Untimed calls made first.
+    threads : int or None, default=None
+        BLAS threads, pinned during all the calls (None: the current count).
+
+    Returns
+    -------
+    Timing
+        ``str()`` of it reads e.g. "1.23 s (median of 3 after 1 warm-up,
+        2 BLAS threads)".
+
+    Raises
+    ------
+    ValueError
+        If ``repeats < 3``, ``warmup < 0`` or ``threads`` is not positive.
+
+    Examples
+    --------
+    >>> t = time_call(lambda: sum(range(1000)))
+    >>> len(t.seconds), t.warmup, t.result
+    (3, 1, 499500)
+    """
+    if not callable(function):
+        raise TypeError(f"function must be callable, got {function!r}")
+    _check_counts(repeats, warmup)
+    with pinned_threads(threads) as n_threads:
+        return _run(function, repeats, warmup, n_threads)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Several contenders timed in one call, under one thread count.
+
+    Attributes
+    ----------
+    timings : dict of str to Timing
+        In the order given.
+    baseline : str
+        The contender that ratios are relative to.
+    """
+
+    timings: dict
+    baseline: str
+
+    def ratio(self, name, baseline=None):
+        """Median time of ``name`` over that of ``baseline``."""
+        reference = self.timings[baseline or self.baseline].median
+        return self.timings[name].median / reference
+
+    def __str__(self):
+        width = max(map(len, self.timings))
+        lines = [
+            f"{name:<{width}}  {timing}  x{self.ratio(name):.2f}"
+            for name, timing in self.timings.items()
+        ]
+        return "\n".join(lines + [f"(ratios are to {self.baseline})"])
+
+
+def compare(
+    functions, *, baseline=None, repeats=MIN_REPEATS, warmup=1, threads=None
+):
+    """Time several functions in the same run and give their ratios.
+
+    The contenders alternate within each round (a warm-up round, then
+    ``repeats`` timed rounds), so a machine that slows down in the middle
+    slows all of them alike.
+
+    Parameters
+    ----------
+    functions : mapping of str to callable
+        Name to a function of no arguments.
+    baseline : str or None, default=None
+        The name that ratios are relative to (None: the first).
+    repeats, warmup, threads
+        As in :func:`time_call`.
+
+    Returns
+    -------
+    Comparison
+        ``str()`` of it is a table of medians and ratios.
+
+    Raises
+    ------
+    ValueError
+        If ``functions`` is empty, ``baseline`` is not one of its names,
+        or a count is invalid.
+
+    Examples
+    --------
+    >>> c = compare({"short": lambda: sum(range(10)),
+    ...              "long": lambda: sum(range(100_000))})
+    >>> c.ratio("long") > 1
+    True
+    """
+    if not isinstance(functions, Mapping) or not functions:
+        raise ValueError("functions must be a non-empty mapping name->call")
+    baseline = next(iter(functions)) if baseline is None else baseline
+    if baseline not in functions:
+        raise ValueError(f"baseline {baseline!r} is not one of the names")
+    _check_counts(repeats, warmup)
+    seconds = {name: [] for name in functions}
+    results = {}
+    with pinned_threads(threads) as n_threads:
+        for _ in range(warmup):
+            for function in functions.values():
+                function()
+        for _ in range(repeats):
+            for name, function in functions.items():
+                start = time.perf_counter()
+                results[name] = function()
+                seconds[name].append(time.perf_counter() - start)
+    timings = {
+        name: Timing(tuple(seconds[name]), n_threads, warmup, results[name])
+        for name in functions
+    }
+    return Comparison(timings, baseline)
+
+
+@dataclass(frozen=True)
+class Trend:
+    """A power law t = c n^k fitted to timings over sizes.
+
+    Attributes
+    ----------
+    exponent : float
+        k, the least-squares slope of log t on log n over every timed run.
+    stderr : float
+        Its standard error.
+    monotone : bool
+        Whether the medians increase with n.
+    sizes : tuple of int
+    medians : tuple of float
+    """
+
+    exponent: float
+    stderr: float
+    monotone: bool
+    sizes: tuple
+    medians: tuple
+
+    @property
+    def clear(self):
+        """Whether the series can support a trend.
+
+        True when the medians increase with n and the exponent's standard
+        error is below 0.15 (about +-0.3 for a 95% interval).
+        """
+        return self.monotone and self.stderr < 0.15
+
+    def __str__(self):
+        verdict = "" if self.clear else " (too noisy to tell)"
+        return f"t ~ n^{self.exponent:.2f} +- {self.stderr:.2f}{verdict}"
+
+
+def scaling_exponent(sizes, timings):
+    """Fit t = c n^k to repeated timings at four or more sizes.
+
+    Parameters
+    ----------
+    sizes : sequence of int, length m >= 4
+        Problem sizes n, distinct and positive.
+    timings : sequence of Timing, length m
+        One :func:`time_call` result per size.
+
+    Returns
+    -------
+    Trend
+        The exponent k, its standard error, and whether the medians rise.
+
+    Raises
+    ------
+    ValueError
+        If fewer than four sizes are given, the lengths differ, or a size
+        is not positive.
+
+    Examples
+    --------
+    >>> sizes = [100, 200, 400, 800]
+    >>> fake = [Timing((n**2 * 1e-9,) * 3, 1, 1) for n in sizes]
+    >>> round(scaling_exponent(sizes, fake).exponent, 6)
+    2.0
+    """
+    if not isinstance(sizes, Sequence) or not isinstance(timings, Sequence):
+        raise ValueError("sizes and timings must be sequences")
+    if len(sizes) != len(timings):
+        raise ValueError(
+            f"{len(sizes)} sizes but {len(timings)} timings were given"
+        )
+    if len(set(sizes)) < MIN_SIZES:
+        raise ValueError(
+            f"a trend needs at least {MIN_SIZES} distinct sizes, "
+            f"got {len(set(sizes))}"
+        )
+    if min(sizes) <= 0:
+        raise ValueError("sizes must be positive")
+    pairs = zip(sizes, timings, strict=True)
+    log_n = np.concatenate(
+        [np.full(len(t.seconds), np.log(n)) for n, t in pairs]
+    )
+    log_t = np.log(np.concatenate([t.seconds for t in timings]))
+    design = np.column_stack([np.ones_like(log_n), log_n])
+    coef, *_ = np.linalg.lstsq(design, log_t, rcond=None)
+    residual = log_t - design @ coef
+    dof = max(len(log_t) - 2, 1)
+    sigma2 = residual @ residual / dof
+    stderr = np.sqrt(sigma2 / np.sum((log_n - log_n.mean()) ** 2))
+    order = np.argsort(sizes)
+    medians = np.array([t.median for t in timings])[order]
+    return Trend(
+        exponent=float(coef[1]),
+        stderr=float(stderr),
+        monotone=bool(np.all(np.diff(medians) > 0)),
+        sizes=tuple(int(n) for n in np.asarray(sizes)[order]),
+        medians=tuple(float(m) for m in medians),
+    )
