@@ -6,10 +6,13 @@ computes with NumPy only). The checks that fail by design are listed, with
 the reason, in ``EXPECTED_FAILURES``.
 """
 
+import warnings
+
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from test_mixture import BERNOULLI_EXPECTED_FAILURES
 
-from svmlib import SVC
+from svmlib import SVC, LinearSVC
 from svmlib.kernels import ExponentialRandomFeatures
 from svmlib.mixture import BernoulliMixtureEM, GaussianMixtureEM
 from svmlib.multiclass import OneVsRest
@@ -21,6 +24,14 @@ _WEIGHTS_ARE_REPETITION_TO_TOL = (
 )
 
 EXPECTED_FAILURES = {
+    LinearSVC: {
+        "check_sample_weight_equivalence_on_dense_data": (
+            _WEIGHTS_ARE_REPETITION_TO_TOL.replace("SVC", "LinearSVC")
+        ),
+        "check_sample_weight_equivalence_on_sparse_data": (
+            _WEIGHTS_ARE_REPETITION_TO_TOL.replace("SVC", "LinearSVC")
+        ),
+    },
     SVC: {
         "check_sample_weight_equivalence_on_dense_data": (
             _WEIGHTS_ARE_REPETITION_TO_TOL
@@ -31,6 +42,18 @@ EXPECTED_FAILURES = {
     },
     # coin tosses only: the checks fit continuous data (see test_mixture.py)
     BernoulliMixtureEM: BERNOULLI_EXPECTED_FAILURES,
+}
+
+
+#: Checks whose data (unscaled blobs with cluster_std=20, class weights
+#: 1000 : 0.0001, max_iter capped at 1000 passes) make dual coordinate
+#: descent need more passes than allowed, so LinearSVC warns; their
+#: assertions still run. scikit-learn's LinearSVC passes them with its
+#: default dual="auto", which picks its primal Newton solver there; with
+#: dual=True it warns as ours does (tests/test_dual_cd.py compares the two).
+SLOW_DUAL_CHECKS = {
+    "check_class_weight_classifiers",
+    "check_fit_check_is_fitted",
 }
 
 
@@ -45,6 +68,8 @@ def _expected_failures(estimator):
         SVC(selection="platt", random_state=0),
         SVC(probability=True, random_state=0),
         OneVsRest(SVC()),
+        LinearSVC(C=0.01, max_iter=100_000, random_state=0),
+        LinearSVC(loss="hinge", C=0.01, max_iter=100_000, random_state=0),
         BernoulliMixtureEM(n_components=2, random_state=0),
         GaussianMixtureEM(n_components=2, random_state=0),
         ExponentialRandomFeatures(n_components=20, random_state=0),
@@ -52,4 +77,10 @@ def _expected_failures(estimator):
     expected_failed_checks=_expected_failures,
 )
 def test_sklearn_compatible(estimator, check):
-    check(estimator)
+    name = getattr(check, "func", check).__name__
+    if isinstance(estimator, LinearSVC) and name in SLOW_DUAL_CHECKS:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            check(estimator)
+    else:
+        check(estimator)

@@ -1,0 +1,213 @@
+"""A scikit-learn compatible linear SVM trained by dual coordinate descent."""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, _fit_context
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model._base import LinearClassifierMixin, SparseCoefMixin
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, validate_data
+
+from .solvers.dual_cd import LOSSES, dual_cd
+
+__all__ = ["LinearSVC"]
+
+
+class LinearSVC(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
+    """Linear support vector classifier trained by dual coordinate descent.
+
+    The algorithm of LIBLINEAR (Hsieh et al. 2008; see
+    :func:`svmlib.solvers.dual_cd`), with scikit-learn's ``LinearSVC``
+    parameters and attributes. It minimises, for each binary problem,
+
+        1/2 ||w||^2 + 1/2 b^2 / B^2 + sum_i C_i loss(y_i (w.x_i + b)),
+
+    where the intercept b = w_B B is the weight of a constant feature B
+    (``intercept_scaling``), so it is regularised as in LIBLINEAR. With K > 2
+    classes it trains K machines, one class against the rest, and predicts
+    the class of largest decision value.
+
+    Parameters
+    ----------
+    penalty : {"l2"}, default="l2"
+        The regulariser; only the l2 norm has a dual (the l1 penalty of
+        scikit-learn needs a primal solver, which svmlib does not have).
+    loss : {"hinge", "squared_hinge"}, default="squared_hinge"
+        The hinge loss (the book's soft margin, L1-SVM) or its square.
+    dual : "auto" or True, default="auto"
+        svmlib solves the dual only; ``False`` raises a ValueError.
+    tol : float, default=1e-4
+        Stop when max PG - min PG over a pass is at most tol.
+    C : float, default=1.0
+        Penalty of the loss, > 0.
+    multi_class : {"ovr"}, default="ovr"
+        One-vs-rest (Crammer-Singer is not implemented).
+    fit_intercept : bool, default=True
+        Whether to learn b (through the constant feature).
+    intercept_scaling : float, default=1.0
+        B, the value of the constant feature (> 0).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies C per class (``compute_class_weight``).
+    verbose : int, default=0
+        If > 0, print each machine's passes and final KKT gap.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the order in which coordinates are visited.
+    max_iter : int, default=1000
+        Maximum passes over the data, per machine.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        w of each machine (one row for two classes: the second class is
+        positive).
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        b of each machine.
+    classes_ : ndarray of shape (n_classes,)
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when X has feature names.
+    n_iter_ : int
+        The largest number of passes over the machines.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> X, y = make_classification(random_state=0)
+    >>> model = LinearSVC(random_state=0).fit(X, y)
+    >>> model.coef_.shape, round(model.score(X, y), 2)
+    ((1, 20), 0.94)
+    """
+
+    _parameter_constraints = {
+        "penalty": [StrOptions({"l2"})],
+        "loss": [StrOptions(set(LOSSES))],
+        "dual": ["boolean", StrOptions({"auto"})],
+        "tol": [Interval(Real, 0.0, None, closed="neither")],
+        "C": [Interval(Real, 0.0, None, closed="neither")],
+        "multi_class": [StrOptions({"ovr"})],
+        "fit_intercept": ["boolean"],
+        "intercept_scaling": [Interval(Real, 0, None, closed="neither")],
+        "class_weight": [StrOptions({"balanced"}), dict, None],
+        "verbose": ["verbose"],
+        "random_state": ["random_state"],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        penalty="l2",
+        loss="squared_hinge",
+        *,
+        dual="auto",
+        tol=1e-4,
+        C=1.0,
+        multi_class="ovr",
+        fit_intercept=True,
+        intercept_scaling=1.0,
+        class_weight=None,
+        verbose=0,
+        random_state=None,
+        max_iter=1000,
+    ):
+        self.penalty = penalty
+        self.loss = loss
+        self.dual = dual
+        self.tol = tol
+        self.C = C
+        self.multi_class = multi_class
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.class_weight = class_weight
+        self.verbose = verbose
+        self.random_state = random_state
+        self.max_iter = max_iter
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Train one machine (two classes) or one per class (more).
+
+        Parameters
+        ----------
+        X : array-like or scipy.sparse matrix of shape (n_samples, \
+n_features)
+            Training points (copied once into float64 sparse rows).
+        y : array-like of shape (n_samples,)
+            Class labels, at least two classes.
+        sample_weight : array-like of shape (n_samples,), optional
+            Multiplies C per point; a point with weight 0 is ignored.
+
+        Returns
+        -------
+        self : LinearSVC
+
+        Raises
+        ------
+        ValueError
+            If ``dual=False``, y has one class, or the data are invalid.
+        """
+        if self.dual is False:
+            raise ValueError(
+                "svmlib.LinearSVC solves the dual only (dual coordinate "
+                "descent); dual=False is not supported. Use dual=True or "
+                "'auto'."
+            )
+        X, y = validate_data(
+            self, X, y, accept_sparse="csr", dtype=np.float64, order="C"
+        )
+        check_classification_targets(y)
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        if self.classes_.size < 2:
+            raise ValueError(
+                "LinearSVC needs two classes in y, got one class: "
+                f"{self.classes_.tolist()}."
+            )
+        weight = compute_class_weight(
+            self.class_weight, classes=self.classes_, y=y
+        )[y_index] * _check_sample_weight(sample_weight, X)
+        n_classes = self.classes_.size
+        positives = [1] if n_classes == 2 else range(n_classes)
+        fits = self._train(X, y_index, self.C * weight, positives)
+        self.coef_ = np.vstack([fit.w for fit in fits])
+        self.intercept_ = np.array([fit.b for fit in fits])
+        self.n_iter_ = max(fit.n_iter for fit in fits)
+        return self
+
+    def _train(self, X, y_index, C, positives):
+        """One dual_cd machine per positive class index; one warning."""
+        fits = []
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
+            for k in positives:
+                y = np.where(y_index == k, 1.0, -1.0)
+                fit = dual_cd(
+                    X, y, C,
+                    loss=self.loss,
+                    bias=self.intercept_scaling if self.fit_intercept else 0,
+                    tol=self.tol,
+                    max_iter=self.max_iter,
+                    random_state=self.random_state,
+                )  # fmt: skip
+                if self.verbose:
+                    print(
+                        f"[LinearSVC] class {self.classes_[k]}: "
+                        f"{fit.n_iter} passes, KKT gap {fit.kkt_violation:.3g}"
+                    )
+                fits.append(fit)
+        if any(issubclass(w.category, ConvergenceWarning) for w in caught):
+            warnings.warn(
+                "LinearSVC failed to converge within max_iter="
+                f"{self.max_iter} passes; increase max_iter, or scale the "
+                "features.",
+                ConvergenceWarning,
+                stacklevel=4,  # the caller of fit, past _fit_context
+            )
+        return fits
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
