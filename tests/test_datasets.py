@@ -125,3 +125,57 @@ def test_default_folder_is_the_checkout_data_folder(monkeypatch):
     monkeypatch.delenv("SVMLIB_DATA_DIR", raising=False)
     repository = Path(__file__).resolve().parents[1]
     assert datasets.get_data_home() == repository / "data"
+
+
+# ---------------------------------------------------------------------------
+# deskew (LeCun et al. 1998)
+# ---------------------------------------------------------------------------
+
+
+def _moments(images, shape=(28, 28)):
+    """Centres of mass and slants s_rc / s_rr of flat images."""
+    rows, cols = np.indices(shape)
+    out = []
+    for image in images.reshape(-1, *shape).astype(np.float64):
+        total = image.sum()
+        r0, c0 = (image * rows).sum() / total, (image * cols).sum() / total
+        s_rr = (image * (rows - r0) ** 2).sum() / total
+        s_rc = (image * (rows - r0) * (cols - c0)).sum() / total
+        out.append((r0, c0, s_rc / s_rr))
+    return np.array(out)
+
+
+def test_deskew_zeroes_the_slant_and_centres():
+    rng = np.random.default_rng(0)
+    images = np.zeros((20, 28, 28))
+    for k, slant in enumerate(rng.uniform(-0.6, 0.6, 20)):
+        for r in range(6, 22):  # a thick stroke leaning by `slant`
+            c = int(round(12 + slant * (r - 14))) + rng.integers(-1, 2)
+            images[k, r, c : c + 3] = 1.0
+    before = _moments(images.reshape(20, -1))
+    after = _moments(datasets.deskew(images.reshape(20, -1)))
+    assert np.abs(before[:, 2]).mean() > 0.2
+    np.testing.assert_allclose(after[:, 2], 0.0, atol=0.05)
+    np.testing.assert_allclose(after[:, :2], 13.5, atol=0.3)
+
+
+def test_deskew_leaves_an_upright_centred_image_and_a_blank_one():
+    image = np.zeros((2, 28, 28), dtype=np.float32)
+    image[0, 8:20, 12:16] = 1.0  # upright, centre of mass at (13.5, 13.5)
+    out = datasets.deskew(image.reshape(2, -1))
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, image.reshape(2, -1), atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "X, message",
+    [
+        (np.zeros((3, 780)), "shape"),
+        (np.zeros(784), "shape"),
+        (-np.ones((1, 784)), ">= 0"),
+        (np.full((1, 784), np.nan), "finite"),
+    ],
+)
+def test_deskew_bad_input(X, message):
+    with pytest.raises(ValueError, match=message):
+        datasets.deskew(X)

@@ -1,7 +1,8 @@
 """Data sets used by the book: loaders for real data, generators for toy data.
 
 * :func:`load_mnist`: the MNIST digits (downloaded and verified, or read from
-  ``SVMLIB_DATA_DIR``), in ``svmlib.datasets.mnist``;
+  ``SVMLIB_DATA_DIR``), and :func:`deskew`, LeCun's moment-based
+  straightening of slanted digits, in ``svmlib.datasets.mnist``;
 * :func:`load_gisette`: the GISETTE challenge data (UCI), and
   :func:`make_gisette_like`, a substitute built from MNIST by the published
   recipe, in ``svmlib.datasets.gisette``;
@@ -13,6 +14,7 @@ from .gisette import GISETTE_FILES, load_gisette, make_gisette_like
 from .mnist import (
     MNIST_FILES,
     MNIST_URLS,
+    deskew,
     fetch_file,
     get_data_home,
     load_mnist,
@@ -24,6 +26,7 @@ __all__ = [
     "GISETTE_FILES",
     "MNIST_FILES",
     "MNIST_URLS",
+    "deskew",
     "fetch_file",
     "get_data_home",
     "load_gisette",
