@@ -144,9 +144,16 @@ def dual_gd(
     learning_rate : float, optional
         Step size, > 0. Default 1 / lipschitz with
         lipschitz = lambda_max(Q + c y y^T), the Lipschitz constant of the
-        gradient (``largest_eigenvalue``): the largest step for which every
-        iteration decreases the penalised objective. A step above
-        2 / lipschitz diverges.
+        gradient (``largest_eigenvalue``). Every step below 2 / lipschitz
+        decreases the penalised objective (for the current beta) at every
+        iteration: with alpha+ the clipped step, the descent lemma and the
+        projection give F(alpha+) <= F(alpha) - (1 / learning_rate -
+        lipschitz / 2) norm(alpha+ - alpha)^2. The default 1 / lipschitz
+        maximises the decrease that this bound guarantees for an unclipped
+        step, learning_rate (1 - learning_rate lipschitz / 2) norm(grad)^2.
+        Above 2 / lipschitz nothing is guaranteed: the iteration may still
+        converge (clipping can keep it off the steepest direction), or
+        oscillate, or diverge.
     penalty : float, optional
         The penalty weight c > 0. Default lambda_max(Q) / (4 n): y y^T has
         the eigenvalue n, so the penalty raises the largest curvature by at
