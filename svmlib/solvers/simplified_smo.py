@@ -7,8 +7,10 @@ pair it with an alpha_j drawn at random. It stops after ``max_passes``
 consecutive sweeps that change nothing.
 
 Because j is random, the sweep can miss the pairs that would still improve
-the dual: the algorithm is not guaranteed to reach the optimum. The book's
-*Simplified SMO* chapter measures how far from it it stops.
+the dual, and the KKT test uses the running threshold b, set by the last
+step alone: the algorithm is not guaranteed to reach the optimum. The
+book's *Simplified SMO* chapter measures how far from it it stops, and
+which of the two causes it is.
 
 Source: A. Ng, CS229 handout "The simplified SMO algorithm", equations
 (10)-(19) and its pseudo-code; the first source document of the book.

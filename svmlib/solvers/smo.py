@@ -14,8 +14,10 @@ class weights). What distinguishes SMO variants is how the pair (i, j) is
 chosen:
 
 * ``selection="wss2"``: LIBSVM's second-order working-set selection (Fan,
-  Chen & Lin 2005, WSS 2): i is the maximal violator, j the point whose step
-  with i gains the most dual objective;
+  Chen & Lin 2005, WSS 2): i is the maximal violator, j the point whose
+  step with i would gain the most dual objective if it were not clipped
+  (the second-order gain (E_j - E_i)^2 / (2 eta_ij); a clipped step gains
+  less, so j need not be the best actual step);
 * ``selection="platt"``: Platt's heuristic hierarchy (examineExample /
   takeStep).
 
