@@ -1,11 +1,21 @@
-"""Shared by the benchmarks: the case study's MNIST 3-vs-8 splits, a timer."""
+"""Shared by the benchmarks: the case study's MNIST 3-vs-8 splits, options.
 
-import time
+Every timing in the benchmarks comes from :mod:`svmlib.timing` (a warm-up
+call, then the median of at least three calls, BLAS threads pinned and
+printed, contenders compared in the same run); this module adds the
+command-line options that set repeats and threads.
+"""
 
 import numpy as np
 from sklearn.model_selection import train_test_split
 
 from svmlib.datasets import load_mnist
+from svmlib.timing import MIN_REPEATS
+
+#: BLAS threads unless --threads says otherwise: scikit-learn's LIBSVM
+#: runs on one thread, so one thread for svmlib too is the like-for-like
+#: comparison (and a busy machine cannot take half of it away).
+DEFAULT_THREADS = 1
 
 
 def mnist_3_vs_8(random_state=0):
@@ -39,8 +49,19 @@ def full_alpha(support, dual_coef, n):
     return alpha
 
 
-def timed(function, *args, **kwargs):
-    """(seconds, result) of one call."""
-    start = time.perf_counter()
-    result = function(*args, **kwargs)
-    return time.perf_counter() - start, result
+def add_timing_options(parser, repeats=MIN_REPEATS):
+    """Add --repeats and --threads to an argparse parser; return it."""
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=repeats,
+        help=f"timed calls after one warm-up, at least {MIN_REPEATS} "
+        f"(default {repeats}); the median is reported",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=DEFAULT_THREADS,
+        help=f"BLAS threads, pinned while timing (default {DEFAULT_THREADS})",
+    )
+    return parser

@@ -1,18 +1,44 @@
 """Run every benchmark in one process.
 
-The solver table, the full-size ratio, the scaling table.
+The solver table, the full-size ratio, the scaling table; every timing from
+svmlib.timing (a warm-up, then the median of the repeats, BLAS threads
+pinned and printed, ratios measured in the same run).
 
 Run:  SVMLIB_DATA_DIR=../shared/data python benchmarks/run_all.py
+      (options: --threads T (default 1); --quick for small sizes, a check
+      that everything runs in a minute or two, not a measurement to quote)
 """
+
+import argparse
 
 import scaling
 import smo_vs_sklearn
 import solvers
+from _common import DEFAULT_THREADS
 
 if __name__ == "__main__":
-    print("=== solvers on 2000 images")
-    solvers.main(repeats=3)
-    print("\n=== svmlib.SVC against scikit-learn on 8379 images")
-    smo_vs_sklearn.main(repeats=5)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=DEFAULT_THREADS,
+        help=f"BLAS threads, pinned while timing (default {DEFAULT_THREADS})",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="small sizes: 500 images for the solvers, 1000 for svmlib "
+        "against sklearn, 250 to 2000 for the scaling",
+    )
+    arguments = parser.parse_args()
+    threads, quick = arguments.threads, arguments.quick
+    n_solvers = 500 if quick else solvers.N
+    print(f"=== solvers on {n_solvers} images")
+    solvers.main(repeats=3, threads=threads, n=n_solvers)
+    n_full = 1000 if quick else None
+    on = f"the first {n_full}" if quick else "all the training"
+    print(f"\n=== svmlib.SVC against scikit-learn on {on} images")
+    smo_vs_sklearn.main(repeats=5, threads=threads, n=n_full)
     print("\n=== scaling")
-    scaling.main()
+    sizes = (250, 500, 1000, 2000) if quick else scaling.SIZES
+    scaling.main(repeats=3, threads=threads, sizes=sizes)
