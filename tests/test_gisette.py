@@ -106,3 +106,78 @@ def test_gisette_like_follows_the_recipe():
         n_train=1000, n_valid=200, random_state=0
     )
     np.testing.assert_array_equal(again.X_valid, data.X_valid)
+
+
+def _fake_mnist(images, digits):
+    def fake_load_mnist(digits=None, data_home=None, download=True):
+        return images.copy(), digits_.copy()
+
+    digits_ = digits
+    return fake_load_mnist
+
+
+@pytest.fixture
+def fake_digits():
+    """200 random 'images' of 4s and 9s, 100 of each."""
+    rng = np.random.default_rng(1)
+    images = rng.integers(0, 256, size=(200, 784)).astype(np.uint8)
+    digits = np.repeat([4, 9], 100)
+    return images, digits
+
+
+def test_pixels_do_not_depend_on_images_or_labels(fake_digits, monkeypatch):
+    # Label leakage check: the pixels are sampled from the seed alone. Make
+    # the labels (and images) of the examples that end up in any part say
+    # something else entirely: the pixels chosen must not move.
+    images, digits = fake_digits
+    monkeypatch.setattr(gisette, "load_mnist", _fake_mnist(images, digits))
+    first = gisette.make_gisette_like(n_train=60, n_valid=40, random_state=3)
+    # a pixel of the region that separates the classes perfectly, and the
+    # labels shuffled: a class-separation ranking would pick other pixels
+    region = gisette._region_pixels()
+    informative = images.copy()
+    informative[:, region[:20]] = np.where(digits == 9, 255, 0)[:, None]
+    shuffled = np.random.default_rng(2).permutation(digits)
+    for fake_images, fake_labels in (
+        (informative, digits),
+        (images, shuffled),
+        (informative, shuffled),
+    ):
+        monkeypatch.setattr(
+            gisette, "load_mnist", _fake_mnist(fake_images, fake_labels)
+        )
+        again = gisette.make_gisette_like(
+            n_train=60, n_valid=40, random_state=3
+        )
+        np.testing.assert_array_equal(again.pixels, first.pixels)
+    assert set(first.pixels) <= set(region)
+    assert len(set(first.pixels)) == len(first.pixels) == 150
+    other = gisette.make_gisette_like(n_train=60, n_valid=40, random_state=4)
+    assert not np.array_equal(other.pixels, first.pixels)
+
+
+def test_real_features_are_the_sampled_pixels(fake_digits, monkeypatch):
+    # the first n_pixels real features are the sampled pixels, scaled to
+    # 0-999: find each pixel's column among the features
+    images, digits = fake_digits
+    monkeypatch.setattr(gisette, "load_mnist", _fake_mnist(images, digits))
+    data = gisette.make_gisette_like(
+        n_train=100, n_valid=100, n_pixels=10, random_state=0
+    )
+    X = np.vstack([data.X_train, data.X_valid]).astype(np.float64)
+    # all 200 fake images are used (100 of each class): every scaled pixel
+    # column must appear among the 2500 real features, in some row order
+    source = images.astype(np.float64)[:, data.pixels]
+    scaled = np.rint(999 * source / source.max(axis=0)).astype(np.int64)
+    real = X[:, ~data.is_probe].astype(np.int64)
+    for column in scaled.T:
+        assert any(
+            np.array_equal(np.sort(column), np.sort(feature))
+            for feature in real.T
+        )
+
+
+@pytest.mark.parametrize("n_pixels", [193, 2500])
+def test_more_pixels_than_the_region_holds(n_pixels):
+    with pytest.raises(ValueError, match="pixels of the region"):
+        gisette.make_gisette_like(n_pixels=n_pixels)
