@@ -6,11 +6,17 @@ matrix fits in memory it is fastest to compute it once with one BLAS call
 14 GB in float32), columns are computed on demand and the most recently used
 ones are kept in a cache of bounded size (:class:`CachedGram`), as LIBSVM's
 ``Cache`` class does (Chang & Lin 2011, section 5.1). Both expose the same
-three members, so the solvers do not know which one they have:
+members, so the solvers do not know which one they have:
 
 * ``n``: the number of training points;
 * ``diagonal()``: K_ii for all i, shape (n,);
-* ``column(i)``: K[:, i], shape (n,).
+* ``column(i)``: K[rows, i] over the current rows (all n by default);
+* ``restrict(rows)``: make later columns cover only ``rows`` (an index
+  array; None for all n), the active set of a shrinking solver (LIBSVM's
+  ``get_Q(i, active_size)``): a cached column is then computed over the
+  active rows only, so shrinking saves kernel evaluations;
+* ``block(rows, cols)``: K[rows][:, cols], for the gradient reconstruction
+  that ends shrinking.
 
 Book chapter: *Scaling up* (part III).
 """
@@ -53,14 +59,23 @@ class DenseGram:
         self.K = check_gram(K)
         self.n = self.K.shape[0]
         self._diagonal = np.diagonal(self.K).astype(np.float64)
+        self._rows = None
 
     def diagonal(self):
         """K_ii for every training point, shape (n,), float64."""
         return self._diagonal
 
+    def restrict(self, rows):
+        """Make :meth:`column` return the entries ``rows`` only (None: all)."""
+        self._rows = rows
+
     def column(self, i):
-        """Column i of K, shape (n,) (a view; K is symmetric, so row i)."""
-        return self.K[i]
+        """Column i of K over the current rows (all: a view of row i)."""
+        return self.K[i] if self._rows is None else self.K[i, self._rows]
+
+    def block(self, rows, cols):
+        """K[rows][:, cols], shape (len(rows), len(cols))."""
+        return self.K[np.ix_(rows, cols)]
 
 
 class CachedGram:
@@ -99,8 +114,9 @@ class CachedGram:
         self.max_columns = max(
             2, int(cache_size * _MIB // (self.n * itemsize))
         )
-        self._columns = OrderedDict()
+        self._columns = OrderedDict()  # i -> (column, restriction or None)
         self._diagonal = _kernel_diagonal(X, kernel)
+        self._rows, self._X_rows, self._restriction = None, self.X, 0
         self.hits = 0
         self.misses = 0
 
@@ -108,19 +124,39 @@ class CachedGram:
         """K_ii for every training point, shape (n,), float64."""
         return self._diagonal
 
+    def restrict(self, rows):
+        """Make :meth:`column` cover ``rows`` only (None: all n rows).
+
+        The rows' points are gathered once here; a column computed while
+        restricted holds K[rows, i] only and is served until the next
+        restriction; a full column serves every restriction.
+        """
+        self._rows = rows
+        self._X_rows = self.X if rows is None else self.X[rows]
+        self._restriction += 1
+
     def column(self, i):
-        """Column i of K, shape (n,), from the cache or computed now."""
-        column = self._columns.get(i)
-        if column is not None:
-            self._columns.move_to_end(i)
-            self.hits += 1
-            return column
+        """Column i of K over the current rows, from the cache or computed."""
+        entry = self._columns.get(i)
+        if entry is not None:
+            column, restriction = entry
+            if restriction is None or restriction == self._restriction:
+                self._columns.move_to_end(i)
+                self.hits += 1
+                full = restriction is None and self._rows is not None
+                return column[self._rows] if full else column
         self.misses += 1
-        column = self.kernel(self.X, self.X[i : i + 1])[:, 0]
-        self._columns[i] = column
+        column = self.kernel(self._X_rows, self.X[i : i + 1])[:, 0]
+        restriction = None if self._rows is None else self._restriction
+        self._columns[i] = (column, restriction)
+        self._columns.move_to_end(i)
         if len(self._columns) > self.max_columns:
             self._columns.popitem(last=False)
         return column
+
+    def block(self, rows, cols):
+        """K[rows][:, cols], computed with one kernel call."""
+        return self.kernel(self.X[rows], self.X[cols])
 
 
 def _kernel_diagonal(X, kernel, block=512):

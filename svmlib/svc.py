@@ -87,6 +87,10 @@ callable, default="rbf"
         How SMO chooses its pair: "wss2", LIBSVM's second-order working-set
         selection; "platt", Platt's (1998) heuristics (see
         :func:`svmlib.solvers.smo`).
+    shrinking : bool, default=True
+        Whether the "wss2" solver sets aside the points that cannot be in
+        a violating pair (LIBSVM's shrinking; the answer is the same, the
+        work less). Not used by "platt".
     tol : float, default=1e-3
         Stopping tolerance on the maximal KKT violation, > 0.
     max_iter : int, optional
@@ -231,6 +235,7 @@ callable, default="rbf"
         "degree": [Interval(Integral, 1, None, closed="left")],
         "coef0": [Interval(Real, None, None, closed="neither")],
         "selection": [StrOptions({"wss2", "platt"})],
+        "shrinking": ["boolean"],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "max_iter": [Interval(Integral, 1, None, closed="left"), None],
         "cache_size": [Interval(Real, 0.0, None, closed="right")],
@@ -251,6 +256,7 @@ callable, default="rbf"
         degree=3,
         coef0=0.0,
         selection="wss2",
+        shrinking=True,
         tol=1e-3,
         max_iter=None,
         cache_size=1024,
@@ -267,6 +273,7 @@ callable, default="rbf"
         self.degree = degree
         self.coef0 = coef0
         self.selection = selection
+        self.shrinking = shrinking
         self.tol = tol
         self.max_iter = max_iter
         self.cache_size = cache_size
@@ -461,6 +468,7 @@ n_features)
                 tol=self.tol,
                 max_iter=self.max_iter,
                 selection=self.selection,
+                shrinking=self.shrinking,
                 random_state=self.random_state,
             )
 

@@ -27,11 +27,19 @@ Both stop when the maximal KKT violation m(alpha) - M(alpha) is at most
 The error cache ``E`` holds E_k = f(x_k) - b - y_k for every point (see
 :mod:`svmlib.duality`); one step updates it with two kernel columns.
 
-What this module does not do (yet), compared with LIBSVM: no shrinking
-(every step looks at all n points); no kernel cache of its own (the Gram
-object of :mod:`svmlib.gram` decides between a dense matrix and an LRU
-cache of columns); only the C-SVC dual (no nu-SVM, regression or one-class
-problems).
+With ``selection="wss2"`` the solver shrinks, as LIBSVM's
+``do_shrinking``: every min(n, 1000) steps, a point at a bound whose error
+puts it on the satisfied side of every pair is set aside, and the
+selection, the error updates and the kernel columns cover only the active
+points. The errors of the points set aside are reconstructed, exactly,
+from the support vectors when the active problem first comes within
+10 tol of optimal and before the solver stops, so shrinking never changes
+the stopping test, only the work.
+
+What this module does not do, compared with LIBSVM: no kernel cache of its
+own (the Gram object of :mod:`svmlib.gram` decides between a dense matrix
+and an LRU cache of columns); only the C-SVC dual (no nu-SVM, regression
+or one-class problems).
 
 Book chapters: *The two-variable step*, *Platt's SMO and working sets*,
 *Scaling up* (part III).
@@ -67,6 +75,7 @@ def smo(
     tol=1e-3,
     max_iter=None,
     selection="wss2",
+    shrinking=True,
     random_state=None,
     record_history=False,
 ):
@@ -95,11 +104,17 @@ def smo(
     selection : {"wss2", "platt"}, default="wss2"
         How the pair is chosen: LIBSVM's second-order working-set selection,
         or Platt's heuristic hierarchy.
+    shrinking : bool, default=True
+        Set aside the points that cannot be part of a violating pair
+        (LIBSVM's shrinking; ``"wss2"`` only: Platt's loops restrict
+        themselves to the non-bound points instead, and the value is not
+        used). Gram objects without ``restrict`` are solved unshrunk.
     random_state : int, RandomState instance or None, default=None
         Seeds the random starting points of Platt's loops (unused by "wss2").
     record_history : bool, default=False
         Record the dual objective and the maximal KKT violation after every
-        step (costs O(n) per step).
+        step (costs O(n) per step, over all n points: it turns shrinking
+        off).
 
     Returns
     -------
@@ -157,7 +172,12 @@ def smo(
     state = _SMOState(gram, y, C, record_history)
     with column_blas_threads():
         if selection == "wss2":
-            _solve_wss2(state, tol, max_iter)
+            shrinking = (
+                shrinking
+                and not record_history
+                and hasattr(state.gram, "restrict")
+            )
+            _solve_wss2(state, tol, max_iter, shrinking)
         else:
             state.record(state.violation())
             rng = check_random_state(random_state)
@@ -175,14 +195,34 @@ def smo(
 # ---------------------------------------------------------------------------
 
 
-def _solve_wss2(state, tol, max_iter):
-    """Steps on the pairs that :func:`_select_wss2` picks, until done."""
-    while state.n_iter < max_iter:
-        i, j, K_i, violation = _select_wss2(state, tol)
-        state.record(violation)
-        if i is None or not state.step(i, j, K_i):
-            return
-    state.record(state.violation())
+def _solve_wss2(state, tol, max_iter, shrinking):
+    """Steps on the pairs that :func:`_select_wss2` picks, until done.
+
+    With shrinking, every min(n, 1000) steps the active set is shrunk; when
+    the active problem is solved, all points are made active again (errors
+    reconstructed) and the selection is repeated on all of them: the loop
+    stops only when the whole problem is solved.
+    """
+    period = min(state.gram.n, 1000)
+    counter, unshrunk = period, False
+    try:
+        while state.n_iter < max_iter:
+            if shrinking:
+                counter -= 1
+                if counter == 0:
+                    counter = period
+                    unshrunk = state.shrink(tol, unshrunk)
+            i, j, K_i, violation = _select_wss2(state, tol)
+            if i is None and state.active is not None:
+                state.unshrink()  # optimal on the active set: check all
+                counter = 1  # and shrink again at the next step, as LIBSVM
+                i, j, K_i, violation = _select_wss2(state, tol)
+            state.record(violation)
+            if i is None or not state.step(i, j, K_i):
+                return
+        state.record(state.violation())
+    finally:
+        state.unshrink()
 
 
 def _select_wss2(state, tol):
@@ -191,20 +231,22 @@ def _select_wss2(state, tol):
     Returns ``(i, j, K_i, violation)``; i is None when the maximal violation
     is at most ``tol``.
     """
-    E, up, low = state.E, state.up, state.low
+    rows = state.rows  # the active points (all: a slice)
+    E, up, low = state.E[rows], state.up[rows], state.low[rows]
     # i: the point of I_up with the smallest error (the maximal violator)
-    i = int(np.argmin(np.where(up, E, np.inf)))
-    violation = float(np.max(np.where(low, E, -np.inf)) - E[i])
-    if not up[i] or violation <= tol:
+    p = int(np.argmin(np.where(up, E, np.inf)))
+    violation = float(np.max(np.where(low, E, -np.inf)) - E[p])
+    if not up[p] or violation <= tol:
         return None, None, None, violation
     # j: over t in I_low with E_t > E_i, maximise the second-order gain
     # (E_t - E_i)^2 / eta_it of the step on (i, t).
+    i = state.point(p)
     K_i = state.gram.column(i)
-    gap = E - E[i]
-    eta = state.diagonal + state.diagonal[i] - 2.0 * K_i
+    gap = E - E[p]
+    eta = state.diagonal[rows] + state.diagonal[i] - 2.0 * K_i
     np.maximum(eta, TAU, out=eta)
     gain = np.where(low & (gap > 0), gap * gap / eta, -np.inf)
-    j = int(np.argmax(gain))
+    j = state.point(int(np.argmax(gain)))
     return i, j, K_i, violation
 
 
@@ -327,12 +369,82 @@ class _SMOState:
         self.alpha = np.zeros_like(y)
         self.E = -y.copy()  # alpha = 0, so f(x) - b = 0 and E = -y
         self.up, self.low = index_sets(self.alpha, y, self.C)
+        self.active = None  # indices of the active points; None: all
+        self._position = None  # position of each point in ``active``
         self.n_iter = 0
         self.history = (
             {"dual_objective": [], "kkt_violation": []}
             if record_history
             else None
         )
+
+    @property
+    def rows(self):
+        """Index of the active points into the (n,) arrays."""
+        return slice(None) if self.active is None else self.active
+
+    def point(self, p):
+        """The point at position p of the active set."""
+        return p if self.active is None else int(self.active[p])
+
+    def position(self, k):
+        """Position of the active point k in the active set."""
+        return k if self.active is None else int(self._position[k])
+
+    def set_active(self, active):
+        """Make ``active`` (sorted indices; None: all) the active set."""
+        if active is not None and active.size == self.gram.n:
+            active = None
+        self.active = active
+        if active is not None:
+            self._position = np.full(self.gram.n, -1)
+            self._position[active] = np.arange(active.size)
+        self.gram.restrict(active)
+
+    def shrink(self, tol, unshrunk):
+        """LIBSVM's ``do_shrinking``; returns whether it has unshrunk.
+
+        A point only in I_up can be the i of a violating pair only if
+        some point of I_low has a larger error; a point only in I_low, the
+        j, only if some point of I_up has a smaller one. Points for which
+        that fails now are set aside (and points that cannot move at all).
+        The first time the active problem is within 10 tol of optimal, all
+        points are made active again first (LIBSVM's ``unshrink``).
+        """
+        rows = self.rows
+        E, up, low = self.E[rows], self.up[rows], self.low[rows]
+        smallest_up = E[up].min() if up.any() else np.inf
+        largest_low = E[low].max() if low.any() else -np.inf
+        if not unshrunk and largest_low - smallest_up <= 10 * tol:
+            self.unshrink()
+            unshrunk, rows = True, self.rows
+            E, up, low = self.E, self.up, self.low
+        stuck = (
+            (up & ~low & (E > largest_low))
+            | (low & ~up & (E < smallest_up))
+            | (~up & ~low)
+        )
+        active = np.arange(self.gram.n)[rows][~stuck]
+        self.set_active(active)
+        return unshrunk
+
+    def unshrink(self):
+        """Reconstruct the errors of the points set aside; all active.
+
+        E_t = sum_s alpha_s y_s K_st - y_t over the support vectors s
+        (LIBSVM's ``reconstruct_gradient``), one block of kernel values.
+        """
+        if self.active is None:
+            return
+        inactive = np.setdiff1d(np.arange(self.gram.n), self.active)
+        support = np.flatnonzero(self.alpha > 0)
+        self.set_active(None)
+        coef = self.alpha[support] * self.y[support]
+        f = np.zeros(inactive.size)  # f(x_t) - b of the points set aside
+        for start in range(0, support.size, 1024):  # bounded memory
+            part = slice(start, start + 1024)
+            f += self.gram.block(inactive, support[part]) @ coef[part]
+        self.E[inactive] = f - self.y[inactive]
 
     def violation(self):
         """The maximal KKT violation m(alpha) - M(alpha) now."""
@@ -354,16 +466,17 @@ class _SMOState:
         alpha, y, C = self.alpha, self.y, self.C
         alpha_i_new, alpha_j_new = two_variable_step(
             alpha[i], alpha[j], y[i], y[j], self.E[i], self.E[j],
-            self.diagonal[i], self.diagonal[j], float(K_i[j]), C[i],
-            C_j=C[j],
+            self.diagonal[i], self.diagonal[j], float(K_i[self.position(j)]),
+            C[i], C_j=C[j],
         )  # fmt: skip
         if alpha_i_new == alpha[i] and alpha_j_new == alpha[j]:
             return False
         K_j = self.gram.column(j)
         # E_k = sum_l alpha_l y_l K_lk - y_k changes through alpha_i and
-        # alpha_j only.
-        self.E += np.float64((alpha_i_new - alpha[i]) * y[i]) * K_i
-        self.E += np.float64((alpha_j_new - alpha[j]) * y[j]) * K_j
+        # alpha_j only (K_i and K_j cover the active points).
+        rows = self.rows
+        self.E[rows] += np.float64((alpha_i_new - alpha[i]) * y[i]) * K_i
+        self.E[rows] += np.float64((alpha_j_new - alpha[j]) * y[j]) * K_j
         alpha[i], alpha[j] = alpha_i_new, alpha_j_new
         for k in (i, j):
             positive = y[k] > 0

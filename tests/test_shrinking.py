@@ -1,0 +1,93 @@
+"""Shrinking in SMO (LIBSVM's do_shrinking and reconstruct_gradient).
+
+Shrinking must change the work, never the answer: the same stopping test
+on all n points, the same dual objective, the same b; and with a cached
+Gram matrix it must compute fewer kernel values.
+"""
+
+import numpy as np
+import pytest
+
+from svmlib.duality import max_violation
+from svmlib.gram import CachedGram, DenseGram
+from svmlib.kernels import rbf_kernel
+from svmlib.solvers import smo
+
+
+@pytest.fixture(scope="module")
+def problem():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(1500, 5))
+    y = np.where(
+        X[:, 0] + 0.5 * X[:, 1] ** 2 + rng.normal(0, 0.3, 1500) > 0.5,
+        1.0,
+        -1.0,
+    )
+    return X, y
+
+
+class CountingRBF:
+    """rbf_kernel that counts the kernel values it computes."""
+
+    def __init__(self):
+        self.values = 0
+
+    def __call__(self, A, B):
+        self.values += A.shape[0] * B.shape[0]
+        return rbf_kernel(A, B, sigma=1.0)
+
+
+@pytest.mark.parametrize("C", [0.1, 10.0, 1000.0])
+def test_same_solution_with_and_without_shrinking(problem, C):
+    X, y = problem
+    K = rbf_kernel(X, X, sigma=1.0)
+    on = smo(K, y, C, tol=1e-4, shrinking=True)
+    off = smo(K, y, C, tol=1e-4, shrinking=False)
+    assert on.converged and off.converged
+    assert on.kkt_violation <= 1e-4  # measured on all n points
+    assert on.dual_objective == pytest.approx(off.dual_objective, rel=1e-6)
+    assert on.b == pytest.approx(off.b, abs=1e-3)
+    f_on = K @ (on.alpha * y) + on.b
+    f_off = K @ (off.alpha * y) + off.b
+    np.testing.assert_allclose(f_on, f_off, atol=5e-3)
+
+
+def test_shrinking_sets_points_aside(problem, monkeypatch):
+    X, y = problem
+    sizes = []
+    restrict = DenseGram.restrict
+
+    def spy(self, rows):
+        sizes.append(self.n if rows is None else rows.size)
+        restrict(self, rows)
+
+    monkeypatch.setattr(DenseGram, "restrict", spy)
+    smo(rbf_kernel(X, X, sigma=1.0), y, 10.0, tol=1e-4)
+    assert min(sizes) < 0.5 * X.shape[0]  # most points were set aside
+    assert sizes[-1] == X.shape[0]  # and all are back at the end
+
+
+def test_cached_shrinking_computes_fewer_kernel_values(problem):
+    X, y = problem
+    counts, results = {}, {}
+    for shrinking in (False, True):
+        kernel = CountingRBF()
+        gram = CachedGram(X, kernel, cache_size=1.0)  # about 87 columns
+        results[shrinking] = smo(gram, y, 10.0, tol=1e-3, shrinking=shrinking)
+        counts[shrinking] = kernel.values
+    assert counts[True] < 0.7 * counts[False]
+    assert results[True].dual_objective == pytest.approx(
+        results[False].dual_objective, rel=1e-5
+    )
+
+
+def test_max_iter_while_shrunk_still_returns_exact_errors(problem):
+    X, y = problem
+    K = rbf_kernel(X, X, sigma=1.0)
+    with pytest.warns(Warning, match="max_iter"):
+        result = smo(K, y, 10.0, tol=1e-6, max_iter=1500)
+    E = K @ (result.alpha * y) - y
+    # the reported violation is the one of the exact errors
+    assert result.kkt_violation == pytest.approx(
+        max_violation(result.alpha, y, 10.0, E), rel=1e-9
+    )
