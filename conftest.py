@@ -23,6 +23,9 @@ import nbformat
 import pytest
 
 os.environ["SVMBOOK_HEADLESS"] = "1"
+# nbval's kernels inherit this environment: with MPLBACKEND=Agg they would
+# draw no figures, and the build reuses their outputs (see _ext/headless.py)
+os.environ.pop("MPLBACKEND", None)
 
 BOOK_ROOT = Path(__file__).parent
 EXECUTION_CACHE = BOOK_ROOT / "_build" / ".jupyter_cache"
