@@ -1,6 +1,7 @@
 """Run every benchmark in one process.
 
-The solver table, the full-size ratio, the scaling table; every timing from
+The solver table, the full-size ratio, the scaling table, the linear SVMs
+(benchmarks/linear.py; left out by --quick); every timing from
 svmlib.timing (a warm-up, then the median of the repeats, BLAS threads
 pinned and printed, ratios measured in the same run).
 
@@ -11,6 +12,7 @@ Run:  SVMLIB_DATA_DIR=../shared/data python benchmarks/run_all.py
 
 import argparse
 
+import linear
 import scaling
 import smo_vs_sklearn
 import solvers
@@ -42,3 +44,8 @@ if __name__ == "__main__":
     print("\n=== scaling")
     sizes = (250, 500, 1000, 2000) if quick else scaling.SIZES
     scaling.main(repeats=3, threads=threads, sizes=sizes)
+    print("\n=== linear SVMs")
+    if quick:
+        print("(left out by --quick: benchmarks/linear.py has no small size)")
+    else:
+        linear.main(repeats=3, threads=(threads,))
