@@ -91,3 +91,15 @@ def test_max_iter_while_shrunk_still_returns_exact_errors(problem):
     assert result.kkt_violation == pytest.approx(
         max_violation(result.alpha, y, 10.0, E), rel=1e-9
     )
+
+
+def test_a_problem_that_shrinks_to_nothing_still_solves():
+    # six points, shrinking every six steps: every point can be set aside
+    X = np.array([[-2, 0], [-1, -1], [0, -2], [0, 2], [1, 1], [2, 0.0]])
+    y = np.array([-1.0, -1, -1, 1, 1, 1])
+    C = 1e-2 * np.array([1.0, 0.1, 10.0, 10.0, 0.1, 0.1])
+    on = smo(X @ X.T, y, C, shrinking=True)
+    off = smo(X @ X.T, y, C, shrinking=False)
+    assert on.converged
+    np.testing.assert_allclose(on.alpha, off.alpha)
+    assert on.b == pytest.approx(off.b)

@@ -424,8 +424,8 @@ class _SMOState:
             | (low & ~up & (E < smallest_up))
             | (~up & ~low)
         )
-        active = np.arange(self.gram.n)[rows][~stuck]
-        self.set_active(active)
+        if np.count_nonzero(~stuck) >= 2:  # a pair must remain
+            self.set_active(np.arange(self.gram.n)[rows][~stuck])
         return unshrunk
 
     def unshrink(self):
