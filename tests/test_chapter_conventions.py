@@ -100,3 +100,35 @@ def test_a_chapter_that_plots_saved_its_figures(path):
             f"{_id(path)} plots but saved no image: was it executed with "
             "MPLBACKEND=Agg? (see CONTRIBUTING, refreshing outputs)"
         )
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=_id)
+def test_student_edition_keeps_every_glue_it_quotes(path, monkeypatch):
+    """Glue set inside a gated solution is quoted only inside it.
+
+    The student edition cuts gated solutions, code included
+    (_ext/edition.py); a number quoted outside them must be computed
+    outside them too.
+    """
+    monkeypatch.syspath_prepend(str(ROOT / "_ext"))
+    import edition
+
+    student = edition.strip_gated_solutions(
+        nbformat.read(path, as_version=4), _id(path)
+    )
+    defined = {
+        key
+        for cell in student.cells
+        if cell.cell_type == "code"
+        for key in GLUE_CALL.findall(cell.source)
+    }
+    used = {
+        key
+        for cell in student.cells
+        if cell.cell_type == "markdown"
+        for key in GLUE_ROLE.findall(cell.source)
+    }
+    assert used <= defined, (
+        f"{_id(path)}: the student edition quotes glue set only inside a "
+        f"solution: {sorted(used - defined)}"
+    )
