@@ -129,10 +129,11 @@ def simplified_smo(
     The handout defines eta = 2 K_ij - K_ii - K_jj and skips a pair when
     eta >= 0; this code uses the book's eta = K_ii + K_jj - 2 K_ij (the
     curvature, as in :func:`svmlib.solvers.two_variable_step`) and skips when
-    eta <= 0: the same test. The errors
-    E_k = f(x_k) - y_k are kept in a cache updated after each change (O(n))
-    instead of recomputed from the kernel expansion (also O(n)); the values
-    are the same.
+    eta <= 0: the same test. The errors are kept in a cache updated after
+    each change (O(n)) instead of recomputed from the kernel expansion (also
+    O(n)); the cache holds them without the intercept,
+    E_k = f(x_k) - b - y_k (the book's notation), and the handout's
+    f(x_k) - y_k is E_k + b, used wherever the handout uses it.
     """
     gram = as_gram(K)
     y = check_labels(y, gram.n)
