@@ -9,7 +9,7 @@ ratios. A trend ("grows like n^2") is a fitted exponent over at least four
 sizes, each a median, with its standard error, so that a reader can see
 when the series is too noisy to tell (:func:`scaling_exponent`).
 
-The clock is :func:`time.perf_counter` (wall time, in seconds).
+The clock is ``time.perf_counter`` (wall time, in seconds).
 """
 
 import time
