@@ -1,10 +1,9 @@
 """svmlib.timing: the one way the book and the benchmarks time code."""
 
-import time
-
 import pytest
 
 from svmlib.timing import (
+    Comparison,
     Timing,
     blas_threads,
     compare,
@@ -56,16 +55,27 @@ def test_median_and_str():
     )
 
 
-def test_compare_gives_ratios_from_the_same_run():
+def test_compare_alternates_contenders_and_divides_medians():
+    calls = []
     result = compare(
-        {"fast": lambda: time.sleep(0.002), "slow": lambda: time.sleep(0.02)},
+        {"a": lambda: calls.append("a"), "b": lambda: calls.append("b")},
         repeats=3,
+        warmup=1,
     )
-    assert 4 < result.ratio("slow") < 15
-    assert result.ratio("fast", baseline="slow") == pytest.approx(
-        1 / result.ratio("slow")
-    )
-    assert "(ratios are to fast)" in str(result)
+    assert calls == ["a", "b"] * 4  # one warm-up round, three timed rounds
+    a, b = result.timings["a"], result.timings["b"]
+    assert len(a.seconds) == len(b.seconds) == 3
+    assert result.ratio("b") == b.median / a.median
+    assert result.ratio("a", baseline="b") == a.median / b.median
+    assert "(ratios are to a)" in str(result)
+
+
+def test_comparison_ratio_is_a_ratio_of_medians():
+    timings = {
+        "x": Timing((1.0, 2.0, 9.0), threads=1, warmup=1),
+        "y": Timing((4.0, 6.0, 5.0), threads=1, warmup=1),
+    }
+    assert Comparison(timings, "x").ratio("y") == 2.5
 
 
 def test_compare_rejects_unknown_baseline():
