@@ -30,7 +30,7 @@ from sklearn.utils import _safe_indexing
 from sklearn.utils._param_validation import HasMethods
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from .gram import DenseGram, gram_fits, make_gram
 from .probability import cross_val_decision, fit_sigmoid
@@ -47,10 +47,6 @@ __all__ = [
     "ovr_from_ovo",
     "OneVsRest",
 ]
-
-#: fit_one_vs_one shows a progress bar (on a terminal only) from this many
-#: machines on: 10 classes make 45.
-PROGRESS_MIN_MACHINES = 45
 
 
 def class_pairs(n_classes):
@@ -194,17 +190,14 @@ def _check_class_indices(y_index, n_classes):
     return y_index
 
 
-def fit_one_vs_one(training, y_index, n_classes, solve):
+def fit_one_vs_one(training, y_index, n_classes, solve, *, progress=False):
     """Train the K (K - 1) / 2 pairwise SVMs of one-vs-one.
 
     The machine for the pair (i, j), i < j, is trained on the points of
     classes i and j only, with y = +1 for class i and y = -1 for class j (so
     a positive decision value is a vote for i, as in LIBSVM). Each machine
     takes the Gram matrix of its points from ``training``, a block of the
-    full Gram matrix when that fits the memory budget. With
-    ``PROGRESS_MIN_MACHINES`` machines or more, a progress bar shows on a
-    terminal (never when the output is not a terminal: tests, CI, the book
-    build).
+    full Gram matrix when that fits the memory budget.
 
     Parameters
     ----------
@@ -220,6 +213,9 @@ def fit_one_vs_one(training, y_index, n_classes, solve):
         ``svmlib.gram`` object, y in {-1, +1}) and returns a
         ``svmlib.solvers.SolverResult``, for example
         ``lambda gram, y, members: smo(gram, y, C)``.
+    progress : bool, default=False
+        Show a progress bar over the machines (plain ``tqdm`` on stderr;
+        ``SVC(verbose=True)``).
 
     Returns
     -------
@@ -242,7 +238,7 @@ def fit_one_vs_one(training, y_index, n_classes, solve):
     for i, j in tqdm(
         pairs,
         desc="one-vs-one machines",
-        disable=None if len(pairs) >= PROGRESS_MIN_MACHINES else True,
+        disable=not progress,
     ):
         members = np.flatnonzero((y_index == i) | (y_index == j))
         y_pm = np.where(y_index[members] == i, 1.0, -1.0)

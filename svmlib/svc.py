@@ -126,6 +126,9 @@ callable, default="rbf"
         arg max of the "ovr" scores, which breaks ties between classes with
         equal votes by the confidence; otherwise ties go to the class that
         comes first in ``classes_``.
+    verbose : bool, default=False
+        Show a progress bar (``tqdm``, on stderr) over the binary machines
+        while ``fit`` trains them: 45 for the ten digits of MNIST.
 
     Attributes
     ----------
@@ -244,6 +247,7 @@ callable, default="rbf"
         "random_state": ["random_state"],
         "decision_function_shape": [StrOptions({"ovr", "ovo"})],
         "break_ties": ["boolean"],
+        "verbose": ["verbose"],
     }
 
     def __init__(
@@ -265,6 +269,7 @@ callable, default="rbf"
         random_state=None,
         decision_function_shape="ovr",
         break_ties=False,
+        verbose=False,
     ):
         self.C = C
         self.kernel = kernel
@@ -282,6 +287,7 @@ callable, default="rbf"
         self.random_state = random_state
         self.decision_function_shape = decision_function_shape
         self.break_ties = break_ties
+        self.verbose = verbose
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -342,7 +348,13 @@ n_features)
         with warnings.catch_warnings():
             # one warning for the whole fit (see fit), not one per machine
             warnings.simplefilter("ignore", ConvergenceWarning)
-            fit = fit_one_vs_one(training, y_index, self.classes_.size, solve)
+            fit = fit_one_vs_one(
+                training,
+                y_index,
+                self.classes_.size,
+                solve,
+                progress=bool(self.verbose),
+            )
             if self.probability:
                 self.probA_, self.probB_ = fit_pairwise_sigmoids(
                     training,

@@ -319,3 +319,13 @@ def test_one_vs_rest_sparse_input():
         sparse.decision_function(sp.csr_matrix(X_iris)),
         dense.decision_function(X_iris),
     )
+
+
+@pytest.mark.parametrize("verbose", [False, True])
+def test_verbose_shows_a_progress_bar_over_the_machines(verbose, capsys):
+    SVC(C=10, gamma=0.05, verbose=verbose).fit(X_train[:200], y_train[:200])
+    err = capsys.readouterr().err
+    if verbose:
+        assert "one-vs-one machines" in err and "45/45" in err
+    else:
+        assert err == ""
