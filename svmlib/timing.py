@@ -103,10 +103,15 @@ class Timing:
         return float(np.ptp(self.seconds) / self.median)
 
     def __str__(self):
+        threads = f"{self.threads} BLAS thread{'s' * (self.threads != 1)}"
+        if len(self.seconds) == 1:
+            return (
+                f"{_format_seconds(self.median)} (one run, not repeated, "
+                f"{threads})"
+            )
         return (
             f"{_format_seconds(self.median)} (median of "
-            f"{len(self.seconds)} after {self.warmup} warm-up, "
-            f"{self.threads} BLAS thread{'s' * (self.threads != 1)})"
+            f"{len(self.seconds)} after {self.warmup} warm-up, {threads})"
         )
 
 
@@ -178,6 +183,49 @@ def time_call(function, *, repeats=MIN_REPEATS, warmup=1, threads=None):
     _check_counts(repeats, warmup)
     with pinned_threads(threads) as n_threads:
         return _run(function, repeats, warmup, n_threads)
+
+
+def time_once(function, *, threads=None):
+    """Time one call of ``function()``, with no warm-up and no repeat.
+
+    For work too long to repeat where it is done, such as training on all
+    of MNIST inside a chapter: the chapter needs the fitted model once, and
+    reports this single run as such (``str()`` says "one run, not
+    repeated"). It is not a measurement to compare with: ratios and trends
+    come from :func:`compare` and :func:`scaling_exponent`, and a repeated
+    median of the same work belongs in ``benchmarks/``.
+
+    Parameters
+    ----------
+    function : callable
+        Called once, with no arguments.
+    threads : int or None, default=None
+        BLAS threads, pinned during the call (None: the current count).
+
+    Returns
+    -------
+    Timing
+        With one entry in ``seconds`` and ``warmup == 0``.
+
+    Raises
+    ------
+    TypeError
+        If ``function`` is not callable.
+    ValueError
+        If ``threads`` is not a positive integer or None.
+
+    Examples
+    --------
+    >>> t = time_once(lambda: sum(range(1000)), threads=1)
+    >>> len(t.seconds), t.warmup, t.threads, t.result
+    (1, 0, 1, 499500)
+    >>> "one run, not repeated, 1 BLAS thread" in str(t)
+    True
+    """
+    if not callable(function):
+        raise TypeError(f"function must be callable, got {function!r}")
+    with pinned_threads(threads) as n_threads:
+        return _run(function, 1, 0, n_threads)
 
 
 @dataclass(frozen=True)

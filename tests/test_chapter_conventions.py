@@ -17,7 +17,9 @@ CHAPTERS = sorted((ROOT / "chapters").glob("*/*.ipynb"))
 HAND_CLOCKS = re.compile(
     r"time\.perf_counter|time\.time\(|time\.monotonic|%%?timeit"
 )
-TIMING_CALLS = re.compile(r"\b(time_call|compare|scaling_exponent)\(")
+TIMING_CALLS = re.compile(
+    r"\b(time_call|time_once|compare|scaling_exponent)\("
+)
 GLUE_CALL = re.compile(r"glue\(\s*[\"']([A-Za-z0-9_]+)[\"']")
 GLUE_ROLE = re.compile(r"\{glue(?::\w+)?\}`([A-Za-z0-9_]+)")
 

@@ -10,6 +10,7 @@ from svmlib.timing import (
     pinned_threads,
     scaling_exponent,
     time_call,
+    time_once,
 )
 
 
@@ -112,3 +113,14 @@ def test_a_trend_needs_four_sizes():
     sizes = [250, 500, 1000]
     with pytest.raises(ValueError, match="at least 4"):
         scaling_exponent(sizes, _power_law(sizes, 2.0))
+
+
+def test_time_once_runs_once_and_says_so():
+    calls = []
+    timing = time_once(lambda: calls.append(1) or len(calls), threads=1)
+    assert calls == [1] and timing.result == 1
+    assert len(timing.seconds) == 1 and timing.warmup == 0
+    assert timing.median == timing.seconds[0] >= 0
+    assert "one run, not repeated, 1 BLAS thread)" in str(timing)
+    with pytest.raises(TypeError, match="callable"):
+        time_once(42)
