@@ -27,7 +27,8 @@ import numpy as np
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
-from ._validation import check_gram, check_positive, float_dtype
+from ._validation import check_data, check_gram, check_positive, float_dtype
+from .kernels import Kernel, squared_norms
 
 __all__ = [
     "DenseGram",
@@ -89,7 +90,8 @@ class CachedGram:
     kernel : callable
         ``kernel(X, Z)`` returns the Gram matrix of shape (len(X), len(Z))
         as an ndarray (the kernels of :mod:`svmlib.kernels` accept sparse
-        X and Z).
+        X and Z). A :class:`svmlib.kernels.Kernel` object (every kernel
+        of ``svmlib.SVC`` is one) gets the one-pass column of the Notes.
     cache_size : float
         Memory for cached columns, in MiB, > 0. At least two columns are
         always kept (SMO needs two at a time).
@@ -103,20 +105,37 @@ class CachedGram:
     ----------
     hits, misses : int
         Column requests served from the cache, and computed anew.
+
+    Notes
+    -----
+    A miss costs one pass over the data. X is checked (finite, 2-D, float)
+    once here, and the squared norms ||x_k||^2 that the RBF kernel needs are
+    computed once; a column is then the products X[rows] @ x_i (one BLAS
+    matrix-vector product, or one sparse product) turned into kernel values
+    in place (:meth:`svmlib.kernels.Kernel.from_inner_products`). Any other
+    callable is called on (X[rows], x_i) for every miss.
     """
 
     def __init__(self, X, kernel, cache_size):
+        cache_size = check_positive(cache_size, "cache_size")
+        self._one_pass = isinstance(kernel, Kernel) and (
+            kernel.computes_from_products
+        )
+        if self._one_pass:
+            X = check_data(X, "X", accept_sparse=True)
         self.X = X.tocsr() if sp.issparse(X) else X
         self.kernel = kernel
         self.n = X.shape[0]
         itemsize = float_dtype(X.dtype).itemsize
-        cache_size = check_positive(cache_size, "cache_size")
         self.max_columns = max(
             2, int(cache_size * _MIB // (self.n * itemsize))
         )
         self._columns = OrderedDict()  # i -> (column, restriction or None)
         self._diagonal = _kernel_diagonal(X, kernel)
-        self._rows, self._X_rows, self._restriction = None, self.X, 0
+        uses_norms = self._one_pass and kernel.uses_norms
+        self._sq_norms = squared_norms(self.X) if uses_norms else None
+        self._rows, self._restriction = None, 0
+        self._X_rows, self._sq_norms_rows = self.X, self._sq_norms
         self.hits = 0
         self.misses = 0
 
@@ -133,6 +152,10 @@ class CachedGram:
         """
         self._rows = rows
         self._X_rows = self.X if rows is None else self.X[rows]
+        if self._sq_norms is not None:
+            self._sq_norms_rows = (
+                self._sq_norms if rows is None else self._sq_norms[rows]
+            )
         self._restriction += 1
 
     def column(self, i):
@@ -146,13 +169,28 @@ class CachedGram:
                 full = restriction is None and self._rows is not None
                 return column[self._rows] if full else column
         self.misses += 1
-        column = self.kernel(self._X_rows, self.X[i : i + 1])[:, 0]
+        column = self._compute_column(i)
         restriction = None if self._rows is None else self._restriction
         self._columns[i] = (column, restriction)
         self._columns.move_to_end(i)
         if len(self._columns) > self.max_columns:
             self._columns.popitem(last=False)
         return column
+
+    def _compute_column(self, i):
+        """K(x_r, x_i) for the current rows r, in one pass over them."""
+        x_i = self.X[i : i + 1]
+        if not self._one_pass:
+            return self.kernel(self._X_rows, x_i)[:, 0]
+        if sp.issparse(x_i):
+            products = (self._X_rows @ x_i.T).toarray()
+        else:
+            products = (self._X_rows @ x_i[0])[:, None]
+        z_sq = None if self._sq_norms is None else self._sq_norms[i : i + 1]
+        K = self.kernel.from_inner_products(
+            products, self._sq_norms_rows, z_sq
+        )
+        return K[:, 0]
 
     def block(self, rows, cols):
         """K[rows][:, cols], computed with one kernel call."""

@@ -51,6 +51,7 @@ __all__ = [
     "sigmoid_kernel",
     "exponential_kernel",
     "squared_distances",
+    "squared_norms",
     "rbf_gamma",
     "kernel_from_name",
     "KERNEL_NAMES",
@@ -97,8 +98,18 @@ def _inner_products(X, Z):
     return np.array(products, dtype=X.dtype, copy=False)
 
 
-def _squared_norms(X):
-    """||x_i||^2 for every row of X (dense or sparse), shape (n,)."""
+def squared_norms(X):
+    """||x_i||^2 for every row of X, shape (n,).
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse matrix of shape (n, d), float32 or float64
+        Validated data (see ``svmlib._validation.check_data``).
+
+    Returns
+    -------
+    ndarray of shape (n,), the dtype of X
+    """
     if sp.issparse(X):
         return np.asarray(X.multiply(X).sum(axis=1), dtype=X.dtype).ravel()
     return np.einsum("ij,ij->i", X, X)
@@ -124,8 +135,7 @@ def linear_kernel(X, Z=None):
     ValueError
         If an input is not 2-D, contains NaN or infinity, or the widths differ.
     """
-    X, Z = _as_pair(X, Z)
-    return _inner_products(X, Z)
+    return Linear()(X, Z)
 
 
 def polynomial_kernel(X, Z=None, *, degree=3, gamma=1.0, coef0=1.0):
@@ -155,14 +165,7 @@ def polynomial_kernel(X, Z=None, *, degree=3, gamma=1.0, coef0=1.0):
         If ``degree`` is not an integer >= 1, ``gamma`` is not positive, or
         the inputs are invalid (see :func:`linear_kernel`).
     """
-    degree = check_int(degree, "degree")
-    gamma = check_positive(gamma, "gamma")
-    coef0 = check_real(coef0, "coef0")
-    X, Z = _as_pair(X, Z)
-    K = _inner_products(X, Z)
-    K *= gamma
-    K += coef0
-    return K**degree
+    return Polynomial(degree=degree, gamma=gamma, coef0=coef0)(X, Z)
 
 
 def rbf_gamma(sigma=None, gamma=None):
@@ -227,14 +230,17 @@ def squared_distances(X, Z=None):
         differ.
     """
     X, Z = _as_pair(X, Z)
-    x_sq = _squared_norms(X)
-    z_sq = x_sq if Z is X else _squared_norms(Z)
-    D = _inner_products(X, Z)
-    D *= -2.0
-    D += x_sq[:, None]
-    D += z_sq[None, :]
-    np.maximum(D, 0.0, out=D)
-    return D
+    x_sq = squared_norms(X)
+    z_sq = x_sq if Z is X else squared_norms(Z)
+    return _distances_from_products(_inner_products(X, Z), x_sq, z_sq)
+
+
+def _distances_from_products(P, x_sq, z_sq):
+    """||x_i - z_j||^2 = ||x_i||^2 + ||z_j||^2 - 2 P_ij, in place in P."""
+    P *= -2.0
+    P += x_sq[:, None]
+    P += z_sq[None, :]
+    return np.maximum(P, 0.0, out=P)
 
 
 def rbf_kernel(X, Z=None, *, sigma=None, gamma=None):
@@ -265,10 +271,7 @@ def rbf_kernel(X, Z=None, *, sigma=None, gamma=None):
         If both or neither of ``sigma`` and ``gamma`` are given, the one given
         is not positive, or the inputs are invalid.
     """
-    gamma = rbf_gamma(sigma=sigma, gamma=gamma)
-    K = squared_distances(X, Z)
-    K *= -gamma
-    return np.exp(K, out=K)
+    return RBF(sigma=sigma, gamma=gamma)(X, Z)
 
 
 def sigmoid_kernel(X, Z=None, *, gamma=1.0, coef0=0.0):
@@ -298,13 +301,7 @@ def sigmoid_kernel(X, Z=None, *, gamma=1.0, coef0=0.0):
     ValueError
         If ``gamma`` is not positive or the inputs are invalid.
     """
-    gamma = check_positive(gamma, "gamma")
-    coef0 = check_real(coef0, "coef0")
-    X, Z = _as_pair(X, Z)
-    K = _inner_products(X, Z)
-    K *= gamma
-    K += coef0
-    return np.tanh(K, out=K)
+    return Sigmoid(gamma=gamma, coef0=coef0)(X, Z)
 
 
 def exponential_kernel(X, Z=None, *, scale=1.0):
@@ -348,11 +345,7 @@ def exponential_kernel(X, Z=None, *, scale=1.0):
     Schölkopf & Smola (2002), section 13.1 (the exponential of a kernel is a
     kernel); the book's source notes on hard-margin SMO with this kernel.
     """
-    scale = check_positive(scale, "scale")
-    X, Z = _as_pair(X, Z)
-    K = _inner_products(X, Z)
-    K *= scale
-    return np.exp(K, out=K)
+    return Exponential(scale=scale)(X, Z)
 
 
 # ---------------------------------------------------------------------------
@@ -383,8 +376,15 @@ class Kernel:
 
     A negative multiple is refused with a ValueError: it is not a kernel.
 
-    Subclasses implement ``_gram(X, Z)`` on validated arrays (2-D, finite,
-    same width, float32 or float64).
+    Every kernel here is a function of the inner product x . z and the
+    squared norms ||x||^2, ||z||^2 alone, so its Gram matrix is one matrix
+    product followed by element-wise operations
+    (:meth:`from_inner_products`). That is also how a solver's kernel cache
+    computes a column in one pass over the data (``svmlib.gram``). A
+    subclass implements :meth:`from_inner_products` (and sets
+    ``uses_norms`` if it needs the norms), or overrides ``_gram(X, Z)`` on
+    validated arrays (2-D, finite, same width, float32 or float64) if its
+    kernel is not such a function.
 
     Examples
     --------
@@ -416,9 +416,50 @@ class Kernel:
         X, Z = _as_pair(X, Z)
         return self._gram(X, Z)
 
+    #: Whether :meth:`from_inner_products` needs the squared norms.
+    uses_norms = False
+
     def _gram(self, X, Z):
+        P = _inner_products(X, Z)
+        if not self.uses_norms:
+            return self.from_inner_products(P)
+        x_sq = squared_norms(X)
+        z_sq = x_sq if Z is X else squared_norms(Z)
+        return self.from_inner_products(P, x_sq, z_sq)
+
+    def from_inner_products(self, P, x_sq=None, z_sq=None):
+        """The Gram matrix from the inner products P = X Z^T, in place.
+
+        Parameters
+        ----------
+        P : ndarray of shape (n, m), float32 or float64
+            Inner products x_i . z_j; overwritten with K(x_i, z_j).
+        x_sq : ndarray of shape (n,), optional
+            ||x_i||^2, same dtype; needed when ``uses_norms`` is True.
+        z_sq : ndarray of shape (m,), optional
+            ||z_j||^2, same dtype; needed when ``uses_norms`` is True.
+
+        Returns
+        -------
+        K : ndarray of shape (n, m)
+            ``P`` itself, or a new array of its shape and dtype.
+
+        Raises
+        ------
+        NotImplementedError
+            If this kernel is not a function of the inner products and
+            norms (a subclass that implements ``_gram`` only).
+        """
         raise NotImplementedError(
-            f"{type(self).__name__} must implement _gram(X, Z)."
+            f"{type(self).__name__} implements neither "
+            "from_inner_products(P, x_sq, z_sq) nor _gram(X, Z)."
+        )
+
+    @property
+    def computes_from_products(self):
+        """Whether :meth:`from_inner_products` gives this kernel."""
+        return type(self).from_inner_products is not (
+            Kernel.from_inner_products
         )
 
     def __add__(self, other):
@@ -455,7 +496,26 @@ class Kernel:
         return f"({text})" if self._precedence < precedence else text
 
 
-class Sum(Kernel):
+class _Combination(Kernel):
+    """A kernel made of two kernels, ``first`` and ``second``."""
+
+    def __init__(self, first, second):
+        self.first = _check_kernel(first, "first")
+        self.second = _check_kernel(second, "second")
+
+    @property
+    def uses_norms(self):
+        return self.first.uses_norms or self.second.uses_norms
+
+    @property
+    def computes_from_products(self):
+        return (
+            self.first.computes_from_products
+            and self.second.computes_from_products
+        )
+
+
+class Sum(_Combination):
     """K(x, z) = K1(x, z) + K2(x, z): the feature maps are concatenated.
 
     Parameters
@@ -465,20 +525,21 @@ class Sum(Kernel):
 
     _precedence = 1
 
-    def __init__(self, first, second):
-        self.first = _check_kernel(first, "first")
-        self.second = _check_kernel(second, "second")
-
     def _gram(self, X, Z):
         K = self.first._gram(X, Z)
         K = K + self.second._gram(X, Z)
+        return K
+
+    def from_inner_products(self, P, x_sq=None, z_sq=None):
+        K = self.first.from_inner_products(P.copy(), x_sq, z_sq)
+        K += self.second.from_inner_products(P, x_sq, z_sq)
         return K
 
     def __repr__(self):
         return f"{self.first._wrapped(1)} + {self.second._wrapped(1)}"
 
 
-class Product(Kernel):
+class Product(_Combination):
     """K(x, z) = K1(x, z) K2(x, z): the tensor product of the feature maps.
 
     Its Gram matrix is the element-wise (Schur) product of two PSD matrices,
@@ -491,13 +552,14 @@ class Product(Kernel):
 
     _precedence = 2
 
-    def __init__(self, first, second):
-        self.first = _check_kernel(first, "first")
-        self.second = _check_kernel(second, "second")
-
     def _gram(self, X, Z):
         K = self.first._gram(X, Z)
         K = K * self.second._gram(X, Z)
+        return K
+
+    def from_inner_products(self, P, x_sq=None, z_sq=None):
+        K = self.first.from_inner_products(P.copy(), x_sq, z_sq)
+        K *= self.second.from_inner_products(P, x_sq, z_sq)
         return K
 
     def __repr__(self):
@@ -537,6 +599,16 @@ class Scaled(Kernel):
         K = self.kernel._gram(X, Z)
         return K * K.dtype.type(self.factor)
 
+    uses_norms = property(lambda self: self.kernel.uses_norms)
+    computes_from_products = property(
+        lambda self: self.kernel.computes_from_products
+    )
+
+    def from_inner_products(self, P, x_sq=None, z_sq=None):
+        K = self.kernel.from_inner_products(P, x_sq, z_sq)
+        K *= K.dtype.type(self.factor)
+        return K
+
     def __repr__(self):
         return f"{self.factor:g} * {self.kernel._wrapped(2)}"
 
@@ -561,6 +633,10 @@ class Constant(Kernel):
     def _gram(self, X, Z):
         return np.full((X.shape[0], Z.shape[0]), self.value, dtype=X.dtype)
 
+    def from_inner_products(self, P, x_sq=None, z_sq=None):
+        P.fill(self.value)
+        return P
+
     def __repr__(self):
         return f"{self.value:g}"
 
@@ -584,6 +660,15 @@ class Exp(Kernel):
         K = self.kernel._gram(X, Z)
         return np.exp(K)
 
+    uses_norms = property(lambda self: self.kernel.uses_norms)
+    computes_from_products = property(
+        lambda self: self.kernel.computes_from_products
+    )
+
+    def from_inner_products(self, P, x_sq=None, z_sq=None):
+        K = self.kernel.from_inner_products(P, x_sq, z_sq)
+        return np.exp(K, out=K)
+
     def __repr__(self):
         return f"exp({self.kernel!r})"
 
@@ -600,8 +685,8 @@ def _check_kernel(kernel, name):
 class Linear(Kernel):
     """The linear kernel x . z as a kernel object (see ``linear_kernel``)."""
 
-    def _gram(self, X, Z):
-        return linear_kernel(X, Z)
+    def from_inner_products(self, P, x_sq=None, z_sq=None):
+        return P
 
     def __repr__(self):
         return "Linear()"
@@ -629,10 +714,10 @@ class Polynomial(Kernel):
         self.gamma = check_positive(gamma, "gamma")
         self.coef0 = check_real(coef0, "coef0")
 
-    def _gram(self, X, Z):
-        return polynomial_kernel(
-            X, Z, degree=self.degree, gamma=self.gamma, coef0=self.coef0
-        )
+    def from_inner_products(self, P, x_sq=None, z_sq=None):
+        P *= self.gamma
+        P += self.coef0
+        return np.power(P, self.degree, out=P)
 
     def __repr__(self):
         return (
@@ -662,8 +747,12 @@ class RBF(Kernel):
         # the resolved gamma, whichever parametrization was given
         self._gamma = rbf_gamma(sigma=sigma, gamma=gamma)
 
-    def _gram(self, X, Z):
-        return rbf_kernel(X, Z, gamma=self._gamma)
+    uses_norms = True
+
+    def from_inner_products(self, P, x_sq=None, z_sq=None):
+        K = _distances_from_products(P, x_sq, z_sq)
+        K *= -self._gamma
+        return np.exp(K, out=K)
 
     def __repr__(self):
         if self.sigma is not None:
@@ -692,8 +781,10 @@ class Sigmoid(Kernel):
         self.gamma = check_positive(gamma, "gamma")
         self.coef0 = check_real(coef0, "coef0")
 
-    def _gram(self, X, Z):
-        return sigmoid_kernel(X, Z, gamma=self.gamma, coef0=self.coef0)
+    def from_inner_products(self, P, x_sq=None, z_sq=None):
+        P *= self.gamma
+        P += self.coef0
+        return np.tanh(P, out=P)
 
     def __repr__(self):
         return f"Sigmoid(gamma={self.gamma:g}, coef0={self.coef0:g})"
@@ -720,8 +811,9 @@ class Exponential(Kernel):
     def __init__(self, scale=1.0):
         self.scale = check_positive(scale, "scale")
 
-    def _gram(self, X, Z):
-        return exponential_kernel(X, Z, scale=self.scale)
+    def from_inner_products(self, P, x_sq=None, z_sq=None):
+        P *= self.scale
+        return np.exp(P, out=P)
 
     def __repr__(self):
         return f"Exponential(scale={self.scale:g})"

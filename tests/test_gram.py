@@ -1,0 +1,105 @@
+"""svmlib.gram: cached columns (one pass per miss) equal the dense Gram."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from svmlib.gram import CachedGram, DenseGram
+from svmlib.kernels import (
+    RBF,
+    Exponential,
+    Kernel,
+    Linear,
+    Polynomial,
+    Sigmoid,
+)
+
+rng = np.random.default_rng(0)
+X = rng.normal(size=(40, 6))
+
+KERNELS = [
+    Linear(),
+    Polynomial(degree=3, gamma=0.5, coef0=1.0),
+    RBF(gamma=0.3),
+    Sigmoid(gamma=0.1, coef0=0.2),
+    Exponential(scale=0.1),
+    0.5 * Linear() + RBF(sigma=2.0) * Polynomial(degree=2) + 1.0,
+    (0.1 * Linear()).exp(),
+]
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=repr)
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_cached_columns_are_the_gram_matrix(kernel, sparse, dtype):
+    data = X.astype(dtype)
+    K = kernel(data)
+    gram = CachedGram(sp.csr_matrix(data) if sparse else data, kernel, 1.0)
+    assert gram._one_pass
+    tol = 1e-4 if dtype == np.float32 else 1e-10
+    for i in (0, 17, 39):
+        column = gram.column(i)
+        assert column.dtype == dtype
+        np.testing.assert_allclose(column, K[:, i], rtol=tol, atol=tol)
+    rows = np.array([3, 17, 8, 30])
+    gram.restrict(rows)
+    for i in (17, 5):
+        np.testing.assert_allclose(
+            gram.column(i), K[rows, i], rtol=tol, atol=tol
+        )
+    np.testing.assert_allclose(gram.diagonal(), np.diag(K), rtol=tol)
+
+
+def test_a_miss_costs_one_product_and_no_recheck(monkeypatch):
+    """X is checked and its norms computed once, not at every miss."""
+    import svmlib.gram as gram_module
+
+    calls = {"check": 0, "norms": 0}
+    check, norms = gram_module.check_data, gram_module.squared_norms
+
+    def counted_check(*args, **kwargs):
+        calls["check"] += 1
+        return check(*args, **kwargs)
+
+    def counted_norms(*args, **kwargs):
+        calls["norms"] += 1
+        return norms(*args, **kwargs)
+
+    monkeypatch.setattr(gram_module, "check_data", counted_check)
+    monkeypatch.setattr(gram_module, "squared_norms", counted_norms)
+    gram = CachedGram(X, RBF(gamma=0.3), cache_size=1e-3)  # 3 columns
+    for i in range(20):
+        gram.column(i)
+    assert gram.misses == 20 and calls == {"check": 1, "norms": 1}
+
+
+class TwiceLinear(Kernel):
+    """A user's kernel that implements _gram only."""
+
+    def _gram(self, A, B):
+        return 2.0 * (A @ B.T)
+
+
+def test_other_kernels_are_called_per_column():
+    for kernel in (TwiceLinear(), lambda A, B: 2.0 * (A @ B.T)):
+        gram = CachedGram(X, kernel, 1.0)
+        assert not gram._one_pass
+        np.testing.assert_allclose(gram.column(4), 2.0 * X @ X[4])
+
+
+def test_user_kernel_without_either_method_names_them():
+    class Empty(Kernel):
+        pass
+
+    with pytest.raises(NotImplementedError, match="from_inner_products"):
+        Empty()(X)
+
+
+def test_dense_gram_columns_and_blocks():
+    K = RBF(gamma=0.3)(X)
+    gram = DenseGram(K)
+    # a column is row i, by symmetry (up to rounding in the last bit)
+    np.testing.assert_allclose(gram.column(3), K[:, 3], rtol=1e-14)
+    gram.restrict(np.array([1, 2]))
+    np.testing.assert_allclose(gram.column(3), K[[1, 2], 3], rtol=1e-14)
+    np.testing.assert_array_equal(gram.block([0, 5], [1]), K[[0, 5]][:, [1]])
