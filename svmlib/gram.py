@@ -15,8 +15,9 @@ members, so the solvers do not know which one they have:
   array; None for all n), the active set of a shrinking solver (LIBSVM's
   ``get_Q(i, active_size)``): a cached column is then computed over the
   active rows only, so shrinking saves kernel evaluations;
-* ``block(rows, cols)``: K[rows][:, cols], for the gradient reconstruction
-  that ends shrinking.
+* ``block(rows, cols)``: K[rows][:, cols];
+* ``products(rows, cols, coef)``: K[rows][:, cols] @ coef, the gradient
+  reconstruction that ends shrinking.
 
 Book chapter: *Scaling up* (part III).
 """
@@ -77,6 +78,14 @@ class DenseGram:
     def block(self, rows, cols):
         """K[rows][:, cols], shape (len(rows), len(cols))."""
         return self.K[np.ix_(rows, cols)]
+
+    def products(self, rows, cols, coef):
+        """K[rows][:, cols] @ coef, shape (len(rows),), float64.
+
+        By symmetry it is (coef @ K[cols])[rows]: whole rows of K are
+        copied (contiguous memory) instead of single entries gathered.
+        """
+        return (coef @ self.K[cols])[rows]
 
 
 class CachedGram:
@@ -195,6 +204,17 @@ class CachedGram:
     def block(self, rows, cols):
         """K[rows][:, cols], computed with one kernel call."""
         return self.kernel(self.X[rows], self.X[cols])
+
+    def products(self, rows, cols, coef, chunk=1024):
+        """K[rows][:, cols] @ coef, shape (len(rows),), float64.
+
+        Computed ``chunk`` columns at a time, so that memory stays bounded.
+        """
+        result = np.zeros(len(rows))
+        for start in range(0, len(cols), chunk):
+            part = slice(start, start + chunk)
+            result += self.block(rows, cols[part]) @ coef[part]
+        return result
 
 
 def _kernel_diagonal(X, kernel, block=512):

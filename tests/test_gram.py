@@ -103,3 +103,17 @@ def test_dense_gram_columns_and_blocks():
     gram.restrict(np.array([1, 2]))
     np.testing.assert_allclose(gram.column(3), K[[1, 2], 3], rtol=1e-14)
     np.testing.assert_array_equal(gram.block([0, 5], [1]), K[[0, 5]][:, [1]])
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_products_are_the_block_times_coef(cached):
+    kernel = RBF(gamma=0.3)
+    K = kernel(X)
+    gram = CachedGram(X, kernel, 1e-3) if cached else DenseGram(K)
+    rows, cols = np.array([0, 7, 33, 2]), np.array([5, 1, 39])
+    coef = np.array([0.5, -2.0, 1.5])
+    expected = K[np.ix_(rows, cols)] @ coef
+    np.testing.assert_allclose(gram.products(rows, cols, coef), expected)
+    if cached:  # in chunks of columns: the same sum
+        chunked = gram.products(rows, cols, coef, chunk=2)
+        np.testing.assert_allclose(chunked, expected)

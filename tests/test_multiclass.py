@@ -329,3 +329,50 @@ def test_verbose_shows_a_progress_bar_over_the_machines(verbose, capsys):
         assert "one-vs-one machines" in err and "45/45" in err
     else:
         assert err == ""
+
+
+X600 = X_train[:600].astype(np.float32)  # about 60 points per class
+GROUPS = [np.flatnonzero(y_train[:600] == c) for c in range(10)]
+PAIRS = [(0, 1), (0, 2), (1, 2), (3, 4)]
+BLOCK = max(g.size for g in GROUPS) ** 2 * 4 / 2**20  # MiB, largest block
+PAIR = max(GROUPS[i].size + GROUPS[j].size for i, j in PAIRS) ** 2 * 4 / 2**20
+
+
+@pytest.mark.parametrize(
+    "cache_size, kept",
+    [
+        (PAIR + 5.5 * BLOCK, 5),  # the blocks of classes 0 to 4
+        (PAIR + 1.5 * BLOCK, 1),
+        (PAIR + 0.5 * BLOCK, 0),
+        (PAIR / 2, None),  # a pair does not fit: cached columns
+    ],
+    ids=["blocks kept", "one block kept", "none kept", "pair cached"],
+)
+def test_pair_gram_is_the_pairs_gram_matrix(cache_size, kept):
+    """Blocks K(i, i) are reused across pairs; the result never changes."""
+    kernel = RBF(gamma=0.05)
+    training = TrainingKernel(X600, kernel, cache_size)
+    assert training.K is None
+    for i, j in PAIRS:
+        members, gram = training.pair_gram(GROUPS, i, j)
+        np.testing.assert_array_equal(
+            members, np.concatenate([GROUPS[i], GROUPS[j]])
+        )
+        expected = kernel(X600[members])
+        columns = np.stack([gram.column(k) for k in range(members.size)])
+        np.testing.assert_allclose(columns.T, expected, rtol=1e-5, atol=1e-6)
+    assert len(training._blocks) == (kept or 0)
+
+
+def test_pairs_assembled_from_blocks_give_sklearns_model():
+    """Blocks K(i, i) kept across pairs: the same model as scikit-learn."""
+    X, y = X_train[:300], y_train[:300]
+    ours = SVC(C=10, gamma=0.05, tol=1e-8, cache_size=0.5).fit(X, y)
+    theirs = SklearnSVC(C=10, gamma=0.05, tol=1e-8).fit(X, y)
+    np.testing.assert_array_equal(ours.support_, theirs.support_)
+    np.testing.assert_allclose(
+        ours.decision_function(X_test),
+        theirs.decision_function(X_test),
+        atol=1e-5,
+    )
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, atol=1e-5)

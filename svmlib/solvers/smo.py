@@ -432,7 +432,8 @@ class _SMOState:
         """Reconstruct the errors of the points set aside; all active.
 
         E_t = sum_s alpha_s y_s K_st - y_t over the support vectors s
-        (LIBSVM's ``reconstruct_gradient``), one block of kernel values.
+        (LIBSVM's ``reconstruct_gradient``), one product with a block of
+        kernel values.
         """
         if self.active is None:
             return
@@ -440,10 +441,7 @@ class _SMOState:
         support = np.flatnonzero(self.alpha > 0)
         self.set_active(None)
         coef = self.alpha[support] * self.y[support]
-        f = np.zeros(inactive.size)  # f(x_t) - b of the points set aside
-        for start in range(0, support.size, 1024):  # bounded memory
-            part = slice(start, start + 1024)
-            f += self.gram.block(inactive, support[part]) @ coef[part]
+        f = self.gram.products(inactive, support, coef)  # f(x_t) - b
         self.E[inactive] = f - self.y[inactive]
 
     def violation(self):
