@@ -10,11 +10,17 @@ then the median of the repeats, BLAS threads pinned and printed. The script
 prints the ratio of the medians, both dual objectives (computed on one float64
 Gram matrix), and how often the two models agree on the test split.
 
+The floor of the dense route is timed in the same run: the float32 RBF Gram
+matrix alone (one BLAS product, the exponential in place), plus svmlib's SMO
+on that precomputed matrix alone. svmlib.SVC's fit is both plus validation,
+the kernel diagonal and storing the model; its ratio to the floor says what
+the estimator adds.
+
 Run:  SVMLIB_DATA_DIR=../shared/data python benchmarks/smo_vs_sklearn.py
       (options: --repeats N (default 5), --threads T (default 1),
       --n N for the first N training images only, a quick check)
-Target: fit-time ratio <= 0.5, dual objectives within 1e-4 relative,
-test-prediction agreement >= 99.9%.
+Targets: fit-time ratio <= 0.25, <= 1.3 x the floor, dual objectives
+within 1e-4 relative, test-prediction agreement >= 99.9%.
 """
 
 import argparse
@@ -26,6 +32,7 @@ from sklearn.svm import SVC as SklearnSVC
 from svmlib import SVC
 from svmlib.duality import dual_objective
 from svmlib.kernels import rbf_kernel
+from svmlib.solvers import smo
 from svmlib.timing import compare
 
 C, GAMMA, TOL = 10.0, 0.02, 1e-3
@@ -41,6 +48,8 @@ def main(repeats=5, threads=1, n=None):
         f"{X_train.shape[1]} features; RBF C={C:g} gamma={GAMMA:g} "
         f"tol={TOL:g}; cache_size={CACHE_SIZE} MiB for both"
     )
+    y_pm = plus_minus(y_train)
+    K32 = rbf_kernel(X_train, gamma=GAMMA)
     comparison = compare(
         {
             "svmlib.SVC": lambda: SVC(
@@ -49,6 +58,8 @@ def main(repeats=5, threads=1, n=None):
             "sklearn SVC": lambda: SklearnSVC(
                 C=C, gamma=GAMMA, tol=TOL, cache_size=CACHE_SIZE
             ).fit(X_train, y_train),
+            "floor: Gram matrix": lambda: rbf_kernel(X_train, gamma=GAMMA),
+            "floor: SMO on it": lambda: smo(K32, y_pm, C, tol=TOL),
         },
         baseline="sklearn SVC",
         repeats=repeats,
@@ -68,10 +79,18 @@ def main(repeats=5, threads=1, n=None):
     )
     print(
         "fit-time ratio svmlib / sklearn (medians, same run): "
-        f"{comparison.ratio('svmlib.SVC'):.3f}   (target <= 0.5)"
+        f"{comparison.ratio('svmlib.SVC'):.3f}   (target <= 0.25)"
+    )
+    floor = sum(
+        comparison.timings[name].median
+        for name in ("floor: Gram matrix", "floor: SMO on it")
+    )
+    print(
+        f"floor (Gram matrix + SMO on it): {floor:.3f} s; svmlib.SVC / "
+        f"floor: {comparison.timings['svmlib.SVC'].median / floor:.3f}"
+        "   (target <= 1.3)"
     )
 
-    y_pm = plus_minus(y_train)
     K = rbf_kernel(X_train.astype(np.float64), gamma=GAMMA)
     W_ours = dual_objective(ours.alpha_, K, y_pm)
     W_reference = dual_objective(
