@@ -126,8 +126,9 @@ def dual_cd(
     tol : float, default=0.1
         Stop when the largest minus the smallest projected gradient of a
         pass over all points is at most tol (LIBLINEAR's default 0.1).
-    max_iter : int, default=1000
-        Maximum number of passes.
+    max_iter : int or None, default=1000
+        Maximum number of passes over the points; None means LIBSVM's
+        default for SMO steps, max(10^7, 100 n), in effect no limit.
     shrinking : bool, default=True
         Skip coordinates stuck at a bound (Hsieh et al. 2008, section 3.2).
     random_state : int, RandomState instance or None, default=None
