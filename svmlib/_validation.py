@@ -356,6 +356,20 @@ def check_gram(K):
         raise ValueError(
             f"The Gram matrix K must be square, got shape {K.shape}."
         )
-    if not np.all(np.isfinite(K)):
+    if not _all_finite(K):
         raise ValueError("The Gram matrix K contains NaN or infinity.")
     return np.ascontiguousarray(K)
+
+
+def _all_finite(A, chunk_bytes=2**22):
+    """Whether every entry of A is finite, checked a few rows at a time.
+
+    ``np.isfinite(A)`` of a whole Gram matrix would be a temporary boolean
+    array of n^2 bytes (144 MB for n = 12000); rows of about 4 MB at a
+    time keep the check's memory bounded.
+    """
+    rows = max(1, chunk_bytes // max(1, A[:1].nbytes))
+    return all(
+        np.isfinite(A[start : start + rows]).all()
+        for start in range(0, A.shape[0], rows)
+    )

@@ -117,3 +117,15 @@ def test_products_are_the_block_times_coef(cached):
     if cached:  # in chunks of columns: the same sum
         chunked = gram.products(rows, cols, coef, chunk=2)
         np.testing.assert_allclose(chunked, expected)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_non_finite_gram_entries_are_found_in_any_chunk(bad):
+    from svmlib._validation import _all_finite
+
+    K = np.ones((50, 50))
+    assert _all_finite(K, chunk_bytes=64)
+    K[47, 3] = bad  # in the last chunk of 2 rows
+    assert not _all_finite(K, chunk_bytes=2 * 50 * 8)
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        DenseGram(K)
