@@ -376,3 +376,12 @@ def test_pairs_assembled_from_blocks_give_sklearns_model():
         atol=1e-5,
     )
     np.testing.assert_allclose(ours.intercept_, theirs.intercept_, atol=1e-5)
+
+
+def test_copy_transposed_in_bands():
+    from svmlib.multiclass import _copy_transposed
+
+    source = np.arange(7 * 5, dtype=np.float32).reshape(7, 5)
+    target = np.empty((5, 7), dtype=np.float32)
+    _copy_transposed(source, target, tile=3)  # bands of 3, 3 and 1 rows
+    np.testing.assert_array_equal(target, source.T)
