@@ -1,7 +1,10 @@
 """Run every benchmark in one process.
 
 The solver table, the full-size ratio, the scaling table, the linear SVMs
-(benchmarks/linear.py; left out by --quick); every timing from
+(benchmarks/linear.py; left out by --quick), svmlib against every peer
+(benchmarks/peers.py, at one BLAS thread and at all cores whatever
+--threads; the optional peers of benchmarks/requirements.txt are skipped
+if not installed); every timing from
 svmlib.timing (a warm-up, then the median of the repeats, BLAS threads
 pinned and printed, ratios measured in the same run).
 
@@ -13,6 +16,7 @@ Run:  SVMLIB_DATA_DIR=../shared/data python benchmarks/run_all.py
 import argparse
 
 import linear
+import peers
 import scaling
 import smo_vs_sklearn
 import solvers
@@ -29,8 +33,8 @@ if __name__ == "__main__":
     parser.add_argument(
         "--quick",
         action="store_true",
-        help="small sizes: 500 images for the solvers, 1000 for svmlib "
-        "against sklearn, 250 to 2000 for the scaling",
+        help="small sizes: 500 images for the solvers and the peers, 1000 "
+        "for svmlib against sklearn, 250 to 2000 for the scaling",
     )
     arguments = parser.parse_args()
     threads, quick = arguments.threads, arguments.quick
@@ -49,3 +53,7 @@ if __name__ == "__main__":
         print("(left out by --quick: benchmarks/linear.py has no small size)")
     else:
         linear.main(repeats=3, threads=(threads,))
+    n_peers = 500 if quick else None
+    on = f"the first {n_peers}" if quick else "all the training"
+    print(f"\n=== svmlib against every peer on {on} images")
+    peers.main(repeats=3, n=n_peers)

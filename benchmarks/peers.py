@@ -1,0 +1,343 @@
+"""Benchmark: svmlib against every peer, the same work on each side.
+
+MNIST 3 vs 8 as in the case study (8379 training images, scaled as in
+_common.mnist_3_vs_8), labels -1/+1, tol 1e-3 everywhere, three
+configurations timed by svmlib.timing.compare in one run (a warm-up round,
+then the median of --repeats, contenders alternating):
+
+* "dense": RBF C=10 gamma=0.02. svmlib.SVC with its default cache_size
+  (1024 MiB: the whole float32 Gram matrix, one BLAS product), scikit-learn's
+  SVC with the same cache_size, LIBSVM 3.37's own binding (libsvm-official,
+  ``-c 10 -g 0.02 -m 1024 -e 0.001 -h 1 -q``) and ThunderSVM's CPU build.
+* "cached": the same with cache_size a quarter of the float32 Gram matrix
+  (n^2 bytes, in MiB, rounded up) for svmlib, scikit-learn and LIBSVM, so
+  that svmlib takes its cached route (kernel columns on demand, LRU).
+* "linear": linear kernel, C=0.01: svmlib.LinearSVC (dual coordinate
+  descent) and LIBLINEAR (scikit-learn's LinearSVC, hinge loss, dual=True),
+  both with tol=0.1 as in benchmarks/linear.py, against the kernel SMO of
+  svmlib.SVC, scikit-learn's SVC and LIBSVM with ``-t 0``.
+
+Each configuration runs at one BLAS thread and at all cores
+(--threads-list). BLAS threads govern svmlib (its Gram matrix and kernel
+columns) and nothing else: scikit-learn's LIBSVM and LIBLINEAR and
+libsvm-official are single-threaded whatever the BLAS count (libsvm-official
+is built without OpenMP); ThunderSVM uses OpenMP threads, set with its
+n_jobs to the same count. LIBSVM's problem (svm_problem) is built once,
+outside the timing: only svm_train is timed.
+
+Printed per contender: the dtype of its kernel values (svmlib float32, the
+LIBSVMs double, ThunderSVM float32), its cache, median fit time and ratio to
+svmlib, whether it converged and what was checked (svmlib: converged_ or,
+for LinearSVC, n_iter_ < max_iter; scikit-learn: fit_status_ == 0 and
+n_iter_ < max_iter or no cap; LIBSVM exposes neither a status nor an
+iteration count and stops at -e unless it meets its cap of max(10^7, 100 n)
+steps, reported only on stdout, silenced by -q; ThunderSVM: its
+train-succeeded flag, with no iteration cap); then, from each model's dual
+coefficients on one float64 Gram matrix, the final KKT violation m(alpha) -
+M(alpha) (svmlib.duality.max_violation; the solvers stop when it is <= tol,
+each on its own kernel values) and the dual objective's relative difference
+to svmlib.SVC's; the number of support vectors, test accuracy and
+test-prediction agreement with svmlib. The LinearSVCs have no dual
+coefficients of this problem (their bias is regularised and there is no
+equality constraint): for them the primal objective of benchmarks/linear.py
+is compared instead.
+
+ThunderSVM (thundersvm-cpu 0.3.3) has no kernel cache parameter (its
+cache_size is accepted and ignored); max_mem_size caps its whole working
+memory, and is left unlimited in both configurations. Optional peers that
+are not installed are reported and skipped.
+
+Run:  SVMLIB_DATA_DIR=../shared/data python benchmarks/peers.py
+      (options: --repeats N (default 3), --configs dense cached linear,
+      --threads-list 1 2 (default: 1 and all cores))
+"""
+
+import argparse
+import math
+import os
+import warnings
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+from _common import full_alpha, mnist_3_vs_8, plus_minus
+from linear import _primal
+from linear import contenders as linear_contenders
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.svm import SVC as SklearnSVC
+
+from svmlib import SVC
+from svmlib.duality import dual_objective, error_cache, max_violation
+from svmlib.kernels import rbf_kernel
+from svmlib.timing import compare
+
+try:
+    from libsvm import svmutil
+except ImportError:  # optional peer
+    svmutil = None
+try:
+    import thundersvm
+except ImportError:  # optional peer
+    thundersvm = None
+
+GAMMA, C_RBF, C_LINEAR, TOL = 0.02, 10.0, 0.01, 1e-3
+DEFAULT_CACHE = 1024  # MiB: svmlib.SVC's default
+CONFIGS = ("dense", "cached", "linear")
+MISSING = "not installed (pip install -r benchmarks/requirements.txt)"
+
+
+@dataclass
+class Entry:
+    """One contender: how to fit it and how to read the fitted model."""
+
+    fit: object
+    kind: str  # svmlib, sklearn, libsvm, thunder, linear
+    dtype: str
+    cache: str
+    C: float
+
+
+def _recorded(fit):
+    """Call fit(); return the model and whether it warned of convergence."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        model = fit()
+    warned = any(issubclass(w.category, ConvergenceWarning) for w in caught)
+    return model, warned
+
+
+def _fit(estimator, X, y):
+    return estimator.fit(X, y)
+
+
+def _libsvm_options(C, cache, kernel):
+    kernel_options = "-t 0" if kernel == "linear" else f"-t 2 -g {GAMMA:g}"
+    return f"-s 0 {kernel_options} -c {C:g} -m {cache:g} -e {TOL:g} -h 1 -q"
+
+
+def kernel_entries(X, y, C, cache, threads, kernel="rbf"):
+    """svmlib.SVC, scikit-learn's SVC, LIBSVM and ThunderSVM, one kernel."""
+    params = {"C": C, "kernel": kernel, "tol": TOL, "cache_size": cache}
+    if kernel != "linear":
+        params["gamma"] = GAMMA
+    entries = {
+        name: Entry(
+            partial(_fit, estimator(**params), X, y),
+            kind,
+            dtype,
+            f"cache_size={cache:g} MiB",
+            C,
+        )
+        for name, estimator, kind, dtype in (
+            ("svmlib.SVC", SVC, "svmlib", "float32"),
+            ("sklearn SVC (LIBSVM)", SklearnSVC, "sklearn", "float64"),
+        )
+    }
+    if svmutil is not None:
+        problem = svmutil.svm_problem(y, X)
+        options = _libsvm_options(C, cache, kernel)
+        entries["LIBSVM 3.37 (libsvm-official)"] = Entry(
+            lambda: svmutil.svm_train(problem, svmutil.svm_parameter(options)),
+            "libsvm",
+            "float64",
+            f"-m {cache:g} MiB",
+            C,
+        )
+    if thundersvm is not None and kernel == "rbf":
+        entries["ThunderSVM CPU"] = Entry(
+            lambda: thundersvm.SVC(
+                C=C, gamma=GAMMA, tol=TOL, n_jobs=threads
+            ).fit(X, y),
+            "thunder",
+            "float32",
+            f"no cache parameter; n_jobs={threads}",
+            C,
+        )
+    return entries
+
+
+def linear_entries(X, y, threads):
+    """The LinearSVCs of benchmarks/linear.py and the kernel SMOs."""
+    fits = linear_contenders(X, y, "hinge")
+    entries = {
+        name: Entry(fits[name], "linear", "float64", "no kernel", C_LINEAR)
+        for name in ("svmlib.LinearSVC", "LIBLINEAR (sklearn LinearSVC)")
+    }
+    kernel = kernel_entries(X, y, C_LINEAR, DEFAULT_CACHE, threads, "linear")
+    return {**entries, **kernel}
+
+
+def _alpha(entry, model, n):
+    """The full-length alpha of a fitted kernel model (None if it has none)."""
+    if entry.kind == "svmlib":
+        return model.alpha_
+    if entry.kind in ("sklearn", "thunder"):
+        return full_alpha(model.support_, model.dual_coef_, n)
+    if entry.kind == "libsvm":
+        support = np.asarray(model.get_sv_indices()) - 1  # 1-based
+        coef = [row[0] for row in model.get_sv_coef()]
+        return full_alpha(support, coef, n)
+    return None
+
+
+def _predict(entry, model, X):
+    if entry.kind == "libsvm":
+        labels, _, _ = svmutil.svm_predict(np.zeros(len(X)), X, model, "-q")
+        return np.asarray(labels)
+    return model.predict(X)
+
+
+def _converged(entry, model, warned):
+    """'yes'/'NO' and what was checked."""
+    if entry.kind == "svmlib":
+        ok = model.converged_ and not warned
+        return ok, "converged_, no ConvergenceWarning"
+    if entry.kind == "sklearn":
+        ok = model.fit_status_ == 0 and not warned
+        return ok, f"fit_status_={model.fit_status_}, no max_iter"
+    if entry.kind == "libsvm":
+        return None, "no status exposed: KKT violation <= tol"
+    if entry.kind == "thunder":
+        ok = model._train_succeed[0] != -1
+        return ok, "train-succeeded flag, no iteration cap"
+    ok = int(np.max(model.n_iter_)) < model.max_iter and not warned
+    return ok, f"{int(np.max(model.n_iter_))} passes < {model.max_iter}"
+
+
+def report(result, entries, K, X, y, X_test, y_test, warned):
+    """Print one line block per contender, svmlib.SVC's dual as reference."""
+    n = len(y)
+    rows, W_reference, predictions = [], None, {}
+    for name, timing in result.timings.items():
+        entry, model = entries[name], timing.result
+        alpha = _alpha(entry, model, n)
+        predictions[name] = _predict(entry, model, X_test)
+        W = gap = primal = None
+        if alpha is not None:
+            W = dual_objective(alpha, K, y)
+            E = error_cache(alpha, K, y)
+            gap = max_violation(alpha, y, entry.C, E)
+            if entry.kind == "svmlib" and W_reference is None:
+                W_reference = W
+        elif entry.kind == "linear":
+            primal = _primal(model, X, y, "hinge")
+        rows.append((name, entry, model, alpha, W, gap, primal))
+    svmlib_name = result.baseline
+    primal_reference = None
+    for name, entry, model, alpha, W, gap, primal in rows:
+        ok, checked = _converged(entry, model, warned[name])
+        if ok is None:  # LIBSVM: judged by the violation it stops on
+            ok = gap <= TOL * (1 + 1e-6)
+        verdict = "yes" if ok else "NO"
+        accuracy = np.mean(predictions[name] == y_test)
+        agreement = np.mean(predictions[name] == predictions[svmlib_name])
+        print(
+            f"  {name}: {entry.dtype}, {entry.cache}, fit "
+            f"{result.timings[name]}, x{result.ratio(name):.2f} svmlib"
+        )
+        line = f"    converged: {verdict} ({checked})"
+        if gap is not None:
+            line += f"; KKT violation m - M = {gap:.2e} (tol {TOL:g})"
+        print(line)
+        line = (
+            f"    test accuracy {accuracy:.4%}, agreement with "
+            f"{svmlib_name} {agreement:.4%}"
+        )
+        if alpha is not None:
+            line = f"    {np.count_nonzero(alpha)} SVs, " + line.lstrip()
+        print(line)
+        if W is not None and W_reference is not None:
+            relative = (W - W_reference) / abs(W_reference)
+            print(
+                f"    dual objective {W:.6f} ({relative:+.2e} vs svmlib.SVC)"
+            )
+        if primal is not None:
+            primal_reference = primal_reference or primal
+            relative = (primal - primal_reference) / primal_reference
+            print(
+                f"    primal objective {primal:.6f} ({relative:+.2e} vs "
+                f"{rows[0][0]}); no dual coefficients of the SVC problem"
+            )
+
+
+def run_config(config, data, K, threads, repeats):
+    """Time one configuration at one thread count and report it."""
+    X, y, X_test, y_test = data
+    if config == "linear":
+        entries = linear_entries(X, y, threads)
+        baseline = "svmlib.LinearSVC"
+        what = f"linear kernel, C={C_LINEAR:g}"
+    else:
+        cache = DEFAULT_CACHE
+        if config == "cached":
+            cache = math.ceil(len(y) ** 2 / 2**20)  # n^2 float32 / 4
+        entries = kernel_entries(X, y, C_RBF, cache, threads)
+        baseline = "svmlib.SVC"
+        what = f"RBF C={C_RBF:g} gamma={GAMMA:g}, cache {cache} MiB"
+    print(f"\n=== {config}: {what}; {threads} BLAS thread(s)")
+    if svmutil is None:
+        print(f"  LIBSVM (libsvm-official): {MISSING}")
+    else:
+        print("  LIBSVM: single-threaded (built without OpenMP)")
+    if thundersvm is None and config != "linear":
+        print(f"  ThunderSVM (thundersvm-cpu): {MISSING}")
+    warned = {}
+
+    def recording(name, fit):
+        def call():
+            model, warned[name] = _recorded(fit)
+            return model
+
+        return call
+
+    result = compare(
+        {name: recording(name, e.fit) for name, e in entries.items()},
+        baseline=baseline,
+        repeats=repeats,
+        threads=threads,
+    )
+    report(result, entries, K, X, y, X_test, y_test, warned)
+
+
+def main(repeats=3, configs=CONFIGS, threads_list=None, n=None):
+    """Every configuration at every thread count; n: first n images only."""
+    threads_list = threads_list or sorted({1, os.cpu_count() or 1})
+    X, digits, X_test, digits_test = mnist_3_vs_8()
+    X, digits = X[:n], digits[:n]
+    y, y_test = plus_minus(digits), plus_minus(digits_test)
+    print(
+        f"MNIST 3 vs 8: {len(y)} training images, {X.shape[1]} features, "
+        f"{X.dtype}; tol {TOL:g}; BLAS threads {threads_list}"
+    )
+    X64 = X.astype(np.float64)
+    for config in configs:
+        # one float64 Gram matrix for every model's KKT violation and W
+        K = X64 @ X64.T if config == "linear" else rbf_kernel(X64, gamma=GAMMA)
+        for threads in threads_list:
+            run_config(config, (X, y, X_test, y_test), K, threads, repeats)
+        del K
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--configs", nargs="+", choices=CONFIGS, default=list(CONFIGS)
+    )
+    parser.add_argument(
+        "--threads-list",
+        type=int,
+        nargs="+",
+        default=None,
+        help="BLAS thread counts (default: 1 and all cores)",
+    )
+    parser.add_argument(
+        "--n", type=int, default=None, help="first N training images only"
+    )
+    arguments = parser.parse_args()
+    main(
+        arguments.repeats,
+        arguments.configs,
+        arguments.threads_list,
+        arguments.n,
+    )
