@@ -17,12 +17,13 @@ then the median of --repeats, contenders alternating):
   both with tol=0.1 as in benchmarks/linear.py, against the kernel SMO of
   svmlib.SVC, scikit-learn's SVC and LIBSVM with ``-t 0``.
 
-Each configuration runs at one BLAS thread and at all cores
-(--threads-list). BLAS threads govern svmlib (its Gram matrix and kernel
-columns) and nothing else: scikit-learn's LIBSVM and LIBLINEAR and
-libsvm-official are single-threaded whatever the BLAS count (libsvm-official
-is built without OpenMP); ThunderSVM uses OpenMP threads, set with its
-n_jobs to the same count. LIBSVM's problem (svm_problem) is built once,
+Each configuration runs at one thread and at all cores (--threads-list),
+the same count for every kind of thread: BLAS threads (svmlib's Gram matrix
+and kernel columns) pinned by svmlib.timing; OpenMP threads pinned with
+threadpoolctl (libsvm-official is compiled with OpenMP, which computes
+LIBSVM's kernel columns in parallel); ThunderSVM's n_jobs (OpenMP too).
+scikit-learn's copies of LIBSVM and LIBLINEAR use neither: they run on one
+thread at every count. LIBSVM's problem (svm_problem) is built once,
 outside the timing: only svm_train is timed.
 
 Printed per contender: the dtype of its kernel values (svmlib float32, the
@@ -65,6 +66,7 @@ from linear import _primal
 from linear import contenders as linear_contenders
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC as SklearnSVC
+from threadpoolctl import threadpool_limits
 
 from svmlib import SVC
 from svmlib.duality import dual_objective, error_cache, max_violation
@@ -278,7 +280,10 @@ def run_config(config, data, K, threads, repeats):
     if svmutil is None:
         print(f"  LIBSVM (libsvm-official): {MISSING}")
     else:
-        print("  LIBSVM: single-threaded (built without OpenMP)")
+        print(
+            f"  LIBSVM: {threads} OpenMP thread(s) (libsvm-official is "
+            "built with OpenMP: kernel columns in parallel)"
+        )
     if thundersvm is None and config != "linear":
         print(f"  ThunderSVM (thundersvm-cpu): {MISSING}")
     warned = {}
@@ -290,12 +295,14 @@ def run_config(config, data, K, threads, repeats):
 
         return call
 
-    result = compare(
-        {name: recording(name, e.fit) for name, e in entries.items()},
-        baseline=baseline,
-        repeats=repeats,
-        threads=threads,
-    )
+    # OpenMP: LIBSVM's kernel columns; ThunderSVM sets it from n_jobs
+    with threadpool_limits(limits=threads, user_api="openmp"):
+        result = compare(
+            {name: recording(name, e.fit) for name, e in entries.items()},
+            baseline=baseline,
+            repeats=repeats,
+            threads=threads,
+        )
     report(result, entries, K, X, y, X_test, y_test, warned)
 
 
