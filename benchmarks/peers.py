@@ -26,13 +26,15 @@ scikit-learn's copies of LIBSVM and LIBLINEAR use neither: they run on one
 thread at every count. LIBSVM's problem (svm_problem) is built once,
 outside the timing: only svm_train is timed.
 
-Printed per contender: the dtype of its kernel values (svmlib float32, the
-LIBSVMs double, ThunderSVM float32), its cache, median fit time and ratio to
-svmlib, whether it converged and what was checked (svmlib: converged_ or,
-for LinearSVC, n_iter_ < max_iter; scikit-learn: fit_status_ == 0 and
-n_iter_ < max_iter or no cap; LIBSVM exposes neither a status nor an
-iteration count and stops at -e unless it meets its cap of max(10^7, 100 n)
-steps, reported only on stdout, silenced by -q; ThunderSVM: its
+Printed per contender: the dtype of its kernel values (svmlib float32; the
+LIBSVMs compute in double and cache float, Qfloat; ThunderSVM float32), its
+cache, median fit time and ratio to svmlib, whether it converged and what
+was checked (svmlib.SVC: converged_ and no ConvergenceWarning; the
+LinearSVCs: n_iter_ < max_iter; scikit-learn's SVC: fit_status_ == 0, no
+ConvergenceWarning, max_iter=-1 is no cap; LIBSVM exposes neither a status
+nor an iteration count and stops at -e unless it meets its cap of
+max(10^7, 100 n) steps, reported only on stdout, silenced by -q, so it
+counts as converged when the KKT violation below is <= tol; ThunderSVM: its
 train-succeeded flag, with no iteration cap); then, from each model's dual
 coefficients on one float64 Gram matrix, the final KKT violation m(alpha) -
 M(alpha) (svmlib.duality.max_violation; the solvers stop when it is <= tol,
@@ -85,6 +87,8 @@ except ImportError:  # optional peer
 GAMMA, C_RBF, C_LINEAR, TOL = 0.02, 10.0, 0.01, 1e-3
 DEFAULT_CACHE = 1024  # MiB: svmlib.SVC's default
 CONFIGS = ("dense", "cached", "linear")
+#: LIBSVM computes kernel values in double, caches them as float (Qfloat)
+LIBSVM_DTYPE = "float64 kernel, float32 cache"
 MISSING = "not installed (pip install -r benchmarks/requirements.txt)"
 
 
@@ -132,7 +136,7 @@ def kernel_entries(X, y, C, cache, threads, kernel="rbf"):
         )
         for name, estimator, kind, dtype in (
             ("svmlib.SVC", SVC, "svmlib", "float32"),
-            ("sklearn SVC (LIBSVM)", SklearnSVC, "sklearn", "float64"),
+            ("sklearn SVC (LIBSVM)", SklearnSVC, "sklearn", LIBSVM_DTYPE),
         )
     }
     if svmutil is not None:
@@ -141,7 +145,7 @@ def kernel_entries(X, y, C, cache, threads, kernel="rbf"):
         entries["LIBSVM 3.37 (libsvm-official)"] = Entry(
             lambda: svmutil.svm_train(problem, svmutil.svm_parameter(options)),
             "libsvm",
-            "float64",
+            LIBSVM_DTYPE,
             f"-m {cache:g} MiB",
             C,
         )
