@@ -91,11 +91,41 @@ def _as_pair(X, Z):
 
 
 def _inner_products(X, Z):
-    """X @ Z.T as a new dense ndarray (one BLAS call, or a sparse product)."""
+    """X @ Z.T as a new dense ndarray (one BLAS call, or a sparse product).
+
+    A feature that is zero in every row of X, or in every row of Z, adds
+    nothing to any inner product. When both have many rows (a Gram matrix,
+    not a few columns of one), such features are left out of the dense
+    product, as LIBSVM's sparse dot product skips zeros: MNIST's 3s and 8s
+    have 162 pixels that are 0 in every image, a fifth of the flops.
+    """
+    dense = not (sp.issparse(X) or sp.issparse(Z))
+    if dense and min(X.shape[0], Z.shape[0]) >= _ROWS_TO_DROP_ZEROS:
+        X, Z = _without_zero_features(X, Z)
     products = X @ Z.T
     if sp.issparse(products):
         return products.toarray()
     return np.array(products, dtype=X.dtype, copy=False)
+
+
+#: Below this many rows on either side, scanning for zero features costs
+#: more than it saves.
+_ROWS_TO_DROP_ZEROS = 64
+
+
+def _without_zero_features(X, Z):
+    """X and Z without the features that are zero throughout X or Z.
+
+    ``Z is X`` stays true of the result, so that NumPy still computes
+    ``X @ X.T`` by the symmetric rank-k update (half the flops).
+    """
+    used = np.any(X, axis=0)
+    if Z is not X:
+        used &= np.any(Z, axis=0)
+    if used.all():
+        return X, Z
+    X_used = X[:, used]
+    return X_used, X_used if Z is X else Z[:, used]
 
 
 def squared_norms(X):

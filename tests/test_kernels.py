@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import pairwise
 
+from svmlib import kernels
 from svmlib.kernels import (
     linear_kernel,
     polynomial_kernel,
@@ -88,3 +89,26 @@ def test_float32_in_float32_out():
 def test_bad_parameters(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_features_zero_on_one_side_are_left_out_exactly():
+    # 80 x 10 and 70 x 10 points: feature 0 is zero in X, feature 1 in Z,
+    # feature 2 in both; the product over the other seven must be X @ Z.T
+    rng = np.random.default_rng(0)
+    X, Z = rng.normal(size=(80, 10)), rng.normal(size=(70, 10))
+    X[:, [0, 2]] = 0.0
+    Z[:, [1, 2]] = 0.0
+    used_X, used_Z = kernels._without_zero_features(X, Z)
+    assert used_X.shape == (80, 7) and used_Z.shape == (70, 7)
+    np.testing.assert_allclose(
+        kernels._inner_products(X, Z), X @ Z.T, rtol=1e-12, atol=1e-12
+    )
+    # with Z = X the two stay one array, so NumPy can use the symmetric
+    # product; only the features zero in X go
+    same_X, same_Z = kernels._without_zero_features(X, X)
+    assert same_X is same_Z and same_X.shape == (80, 8)
+    np.testing.assert_allclose(
+        rbf_kernel(X, sigma=2.0),
+        np.exp(-((X[:, None, :] - X[None, :, :]) ** 2).sum(-1) / 8.0),
+        rtol=1e-12,
+    )
