@@ -80,7 +80,7 @@ class TrainingKernel:
     values are computed once. Otherwise each subset gets its own Gram
     matrix from :func:`svmlib.gram.make_gram` (cached columns if it is
     too large), and a pair of classes whose Gram matrix fits is assembled
-    from blocks (:meth:`pair_gram`): the block of a class with itself is
+    from blocks (``pair_gram``): the block of a class with itself is
     kept for the next pairs while the budget allows.
 
     Parameters
