@@ -76,6 +76,9 @@ __all__ = [
     "gaussian_e_step",
     "gaussian_log_densities",
     "gaussian_m_step",
+    "restrict_covariances",
+    "full_covariances",
+    "COVARIANCE_TYPES",
 ]
 
 #: Added to the soft counts N_k before dividing, so that a component that
@@ -315,6 +318,78 @@ def gaussian_m_step(X, resp, reg_covar):
     )
     covariances += reg_covar * np.eye(X.shape[1])
     return counts / counts.sum(), means, covariances
+
+
+#: The values of ``GaussianMixtureEM(covariance_type=...)``, scikit-learn's.
+COVARIANCE_TYPES = ("full", "tied", "diag", "spherical")
+
+
+def restrict_covariances(full, weights, covariance_type):
+    """M-step covariances in the form that ``covariance_type`` keeps.
+
+    The M step of a restricted family maximises the same expected
+    complete-data log-likelihood over fewer parameters, and the maximisers
+    are simple functions of the full ones S_k (Bishop 2006, section 9.2;
+    the estimators of scikit-learn's ``GaussianMixture``):
+
+    * "full": S_k, shape (K, d, d);
+    * "tied": one matrix for all components, sum_k pi_k S_k, shape (d, d);
+    * "diag": the diagonals of S_k, the variances, shape (K, d);
+    * "spherical": the mean of each diagonal, one variance per component,
+      shape (K,).
+
+    ``reg_covar``, already on the diagonal of every S_k, carries over.
+
+    Parameters
+    ----------
+    full : ndarray of shape (K, d, d)
+        Full covariances from :func:`gaussian_m_step`.
+    weights : ndarray of shape (K,)
+        Mixture weights pi_k = N_k / n (they weight the tied average).
+    covariance_type : {"full", "tied", "diag", "spherical"}
+
+    Returns
+    -------
+    ndarray, float64, of the shape above
+    """
+    if covariance_type == "full":
+        return full
+    if covariance_type == "tied":
+        return np.tensordot(weights, full, axes=1)
+    variances = np.diagonal(full, axis1=1, axis2=2).copy()
+    if covariance_type == "diag":
+        return variances
+    return variances.mean(axis=1)
+
+
+def full_covariances(covariances, covariance_type, n_components, n_features):
+    """The (K, d, d) matrices that ``covariances`` of a type stand for.
+
+    The inverse of :func:`restrict_covariances` on its image: a tied matrix
+    repeated K times, variances on the diagonals.
+
+    Parameters
+    ----------
+    covariances : ndarray
+        Shape (K, d, d), (d, d), (K, d) or (K,) for "full", "tied",
+        "diag" and "spherical".
+    covariance_type : {"full", "tied", "diag", "spherical"}
+    n_components, n_features : int
+        K and d.
+
+    Returns
+    -------
+    ndarray of shape (K, d, d)
+    """
+    if covariance_type == "full":
+        return covariances
+    shape = (n_components, n_features, n_features)
+    if covariance_type == "tied":
+        return np.broadcast_to(covariances, shape)
+    identity = np.eye(n_features)
+    if covariance_type == "diag":
+        return covariances[:, :, None] * identity
+    return covariances[:, None, None] * identity
 
 
 # ---------------------------------------------------------------------------
@@ -706,7 +781,7 @@ class BernoulliMixtureEM(_MixtureEM):
 
 
 class GaussianMixtureEM(_MixtureEM):
-    """Gaussian mixture model with full covariances, fitted by EM.
+    """Gaussian mixture model fitted by EM (scikit-learn's covariance types).
 
     The density is p(x) = sum_k pi_k N(x; mu_k, Sigma_k). EM alternates
 
@@ -715,16 +790,22 @@ class GaussianMixtureEM(_MixtureEM):
       computed in log space with Cholesky factors;
     * M step (:func:`gaussian_m_step`): with N_k = sum_i r_ik,
       pi_k = N_k / n, mu_k = sum_i r_ik x_i / N_k,
-      Sigma_k = sum_i r_ik (x_i - mu_k)(x_i - mu_k)^T / N_k + reg_covar I.
+      Sigma_k = sum_i r_ik (x_i - mu_k)(x_i - mu_k)^T / N_k + reg_covar I,
+      restricted to the family of ``covariance_type``
+      (:func:`restrict_covariances`).
 
-    The interface follows ``sklearn.mixture.GaussianMixture`` with
-    ``covariance_type="full"``; given the same initial parameters the two
-    follow the same iterations.
+    The interface follows ``sklearn.mixture.GaussianMixture``; given the
+    same initial parameters the two follow the same iterations.
 
     Parameters
     ----------
     n_components : int, default=1
         Number of Gaussian components, >= 1.
+    covariance_type : {"full", "tied", "diag", "spherical"}, default="full"
+        The family of covariance matrices, as in scikit-learn: each
+        component its own matrix ("full"), one matrix shared by all
+        ("tied"), diagonal matrices ("diag", axis-aligned ellipses) or
+        multiples of the identity ("spherical", circles).
     tol : float, default=1e-3
         Stop when the mean log-likelihood per sample changes by less than
         ``tol`` in one iteration (scikit-learn's criterion).
@@ -748,12 +829,13 @@ class GaussianMixtureEM(_MixtureEM):
         responsibilities uniformly and normalises each row.
     weights_init : array-like of shape (n_components,), optional
     means_init : array-like of shape (n_components, n_features), optional
-    covariances_init : array-like of shape \
-(n_components, n_features, n_features), optional
-        Initial parameters. If all three are given they replace
-        ``init_params``; if only some are, they override the corresponding
-        part of the ``init_params`` initialisation. (scikit-learn takes the
-        precisions, the inverse covariances, as ``precisions_init``.)
+    covariances_init : array-like, optional
+        Initial parameters; the covariances in the shape of
+        ``covariances_`` for ``covariance_type``. If all three are given
+        they replace ``init_params``; if only some are, they override the
+        corresponding part of the ``init_params`` initialisation.
+        (scikit-learn takes the precisions, the inverse covariances, as
+        ``precisions_init``.)
     random_state : int, RandomState instance or None, default=None
         Seeds the initialisation.
 
@@ -762,8 +844,11 @@ class GaussianMixtureEM(_MixtureEM):
     weights_ : ndarray of shape (n_components,)
         Mixture weights pi_k.
     means_ : ndarray of shape (n_components, n_features)
-    covariances_ : ndarray of shape (n_components, n_features, n_features)
-        Full covariance matrices (regularised).
+    covariances_ : ndarray
+        The covariances (regularised), in scikit-learn's shape for the
+        type: (n_components, n_features, n_features) for "full",
+        (n_features, n_features) for "tied", (n_components, n_features)
+        for "diag", (n_components,) for "spherical".
     lower_bound_ : float
         Mean log-likelihood per sample at the returned parameters.
         (scikit-learn reports the value *before* its last M step; the two
@@ -816,6 +901,7 @@ class GaussianMixtureEM(_MixtureEM):
     _parameter_constraints = {
         **_COMMON_CONSTRAINTS,
         "reg_covar": [Interval(Real, 0.0, None, closed="left")],
+        "covariance_type": [StrOptions(set(COVARIANCE_TYPES))],
         "init_params": [StrOptions({"kmeans", "random"})],
         "means_init": ["array-like", None],
         "covariances_init": ["array-like", None],
@@ -825,6 +911,7 @@ class GaussianMixtureEM(_MixtureEM):
         self,
         n_components=1,
         *,
+        covariance_type="full",
         tol=1e-3,
         reg_covar=1e-6,
         max_iter=100,
@@ -836,6 +923,7 @@ class GaussianMixtureEM(_MixtureEM):
         random_state=None,
     ):
         self.n_components = n_components
+        self.covariance_type = covariance_type
         self.tol = tol
         self.reg_covar = reg_covar
         self.max_iter = max_iter
@@ -863,7 +951,10 @@ class GaussianMixtureEM(_MixtureEM):
             )
         if self.covariances_init is not None:
             init["covariances"] = _check_covariances(
-                self.covariances_init, n_components, n_features
+                self.covariances_init,
+                n_components,
+                n_features,
+                self.covariance_type,
             )
         return init
 
@@ -871,7 +962,7 @@ class GaussianMixtureEM(_MixtureEM):
         params = dict(init)
         if any(value is None for value in params.values()):
             resp = self._initial_resp(X, rng)
-            fitted = gaussian_m_step(X, resp, self.reg_covar)
+            fitted = self._m_step(X, resp, params).values()
             for name, value in zip(self._param_names, fitted, strict=True):
                 if params[name] is None:
                     params[name] = value
@@ -895,12 +986,15 @@ class GaussianMixtureEM(_MixtureEM):
         return resp / resp.sum(axis=1, keepdims=True)
 
     def _e_step(self, X, params):
-        return gaussian_e_step(
-            X, params["weights"], params["means"], params["covariances"]
+        means = params["means"]
+        covariances = full_covariances(
+            params["covariances"], self.covariance_type, *means.shape
         )
+        return gaussian_e_step(X, params["weights"], means, covariances)
 
     def _m_step(self, X, resp, params):
-        weights, means, covariances = gaussian_m_step(X, resp, self.reg_covar)
+        weights, means, full = gaussian_m_step(X, resp, self.reg_covar)
+        covariances = restrict_covariances(full, weights, self.covariance_type)
         return {"weights": weights, "means": means, "covariances": covariances}
 
 
@@ -917,19 +1011,29 @@ def _check_means(means, n_components, n_features):
     return means
 
 
-def _check_covariances(covariances, n_components, n_features):
-    """covariances_init as symmetric positive definite float64 matrices."""
+def _check_covariances(
+    covariances, n_components, n_features, covariance_type="full"
+):
+    """covariances_init of a type, checked: symmetric, positive definite."""
     covariances = np.asarray(covariances, dtype=np.float64)
-    shape = (n_components, n_features, n_features)
+    shape = {
+        "full": (n_components, n_features, n_features),
+        "tied": (n_features, n_features),
+        "diag": (n_components, n_features),
+        "spherical": (n_components,),
+    }[covariance_type]
     if covariances.shape != shape:
         raise ValueError(
-            f"covariances_init must have shape {shape}, got "
-            f"{covariances.shape}."
+            f"covariances_init must have shape {shape} for covariance_type="
+            f"{covariance_type!r}, got {covariances.shape}."
         )
-    if not np.allclose(covariances, np.swapaxes(covariances, 1, 2)):
+    full = full_covariances(
+        covariances, covariance_type, n_components, n_features
+    )
+    if not np.allclose(full, np.swapaxes(full, 1, 2)):
         raise ValueError("covariances_init must hold symmetric matrices.")
     try:
-        np.linalg.cholesky(covariances)
+        np.linalg.cholesky(full)
     except np.linalg.LinAlgError:
         raise ValueError(
             "covariances_init must hold positive definite matrices."

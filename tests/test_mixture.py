@@ -14,9 +14,11 @@ from svmlib.mixture import (
     GaussianMixtureEM,
     bernoulli_e_step,
     bernoulli_m_step,
+    full_covariances,
     gaussian_e_step,
     gaussian_log_densities,
     gaussian_m_step,
+    restrict_covariances,
 )
 
 # The four Gaussians of the book's GMM chapter (after the source blog).
@@ -613,3 +615,101 @@ def test_passes_sklearn_estimator_checks(model, expected_failures):
     # and the expected failures do fail: the list is not stale
     xfailed = {r["check_name"] for r in results if r["status"] == "xfail"}
     assert xfailed == set(expected_failures)
+
+
+def _precisions(covariances, covariance_type):
+    """scikit-learn's precisions_init for covariances of a type."""
+    if covariance_type in ("full", "tied"):
+        return np.linalg.inv(covariances)
+    return 1.0 / covariances
+
+
+@pytest.mark.parametrize(
+    "covariance_type", ["full", "tied", "diag", "spherical"]
+)
+def test_covariance_types_agree_with_sklearn(covariance_type):
+    # the same start (one point of each group, unit covariances in the
+    # type's shape): the same iterations as scikit-learn's GaussianMixture
+    weights = np.full(4, 0.25)
+    means = X_GMM[[np.flatnonzero(Z_GMM == k)[0] for k in range(4)]]
+    covariances = {
+        "full": np.repeat(np.eye(2)[None], 4, axis=0),
+        "tied": np.eye(2),
+        "diag": np.ones((4, 2)),
+        "spherical": np.ones(4),
+    }[covariance_type]
+    options = dict(tol=1e-10, max_iter=2000, covariance_type=covariance_type)
+    ours = GaussianMixtureEM(
+        4,
+        weights_init=weights,
+        means_init=means,
+        covariances_init=covariances,
+        **options,
+    ).fit(X_GMM)
+    reference = GaussianMixture(
+        4,
+        weights_init=weights,
+        means_init=means,
+        precisions_init=_precisions(covariances, covariance_type),
+        **options,
+    ).fit(X_GMM)
+    assert ours.covariances_.shape == reference.covariances_.shape
+    assert ours.score(X_GMM) == pytest.approx(reference.score(X_GMM), rel=1e-6)
+    np.testing.assert_allclose(ours.weights_, reference.weights_, atol=1e-5)
+    np.testing.assert_allclose(ours.means_, reference.means_, atol=1e-4)
+    np.testing.assert_allclose(
+        ours.covariances_, reference.covariances_, atol=1e-4
+    )
+    np.testing.assert_allclose(
+        ours.score_samples(X_GMM), reference.score_samples(X_GMM), rtol=1e-6
+    )
+
+
+@pytest.mark.parametrize("covariance_type", ["tied", "diag", "spherical"])
+def test_restricted_types_never_decrease_the_log_likelihood(covariance_type):
+    model = GaussianMixtureEM(
+        4,
+        covariance_type=covariance_type,
+        reg_covar=0.0,
+        tol=1e-8,
+        max_iter=500,
+        random_state=0,
+    ).fit(X_GMM)
+    history = np.array(model.log_likelihood_history_)
+    assert np.all(np.diff(history) >= -1e-12)
+
+
+def test_restricted_m_steps_maximise_within_their_family():
+    # the restricted covariances beat any other member of their family on
+    # the expected complete-data log-likelihood Q (random competitors)
+    rng = np.random.default_rng(0)
+    resp = rng.dirichlet(np.ones(3), size=len(X_GMM))
+    weights, means, full = gaussian_m_step(X_GMM, resp, 0.0)
+
+    def Q(covariances):
+        return np.sum(resp * gaussian_log_densities(X_GMM, means, covariances))
+
+    for covariance_type in ("tied", "diag", "spherical"):
+        best = full_covariances(
+            restrict_covariances(full, weights, covariance_type),
+            covariance_type,
+            3,
+            2,
+        )
+        for _ in range(20):
+            scale = np.exp(rng.normal(0, 0.1, size=best.shape[:-1]))
+            other = (
+                best * scale[..., None]
+                if covariance_type == "diag"
+                else (best * rng.uniform(0.8, 1.2))
+            )
+            assert Q(other) <= Q(best) + 1e-9
+
+
+def test_bad_covariance_type_is_named():
+    with pytest.raises(ValueError, match="covariance_type"):
+        GaussianMixtureEM(2, covariance_type="banded").fit(X_GMM[:50])
+    with pytest.raises(ValueError, match="shape"):
+        GaussianMixtureEM(
+            2, covariance_type="diag", covariances_init=np.ones((2, 2, 2))
+        ).fit(X_GMM[:50])
