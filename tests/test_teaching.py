@@ -69,9 +69,12 @@ def released(tmp_path_factory):
 # ---------------------------------------------------------------------------
 
 
-def test_six_assignments():
-    assert len(NOTEBOOKS) == 6
-    for topic in ("primal", "dual", "smo", "kernels", "mnist", "em"):
+def test_eight_assignments():
+    assert len(NOTEBOOKS) == 8
+    for topic in (
+        "primal", "dual", "smo", "kernels", "mnist", "em", "multiclass",
+        "scaling",
+    ):  # fmt: skip
         assert any(topic in name for name in NAMES), topic
 
 
