@@ -1,0 +1,242 @@
+"""``python -m svmlib.teaching``: release, student-edition and grade.
+
+Run ``python -m svmlib.teaching --help`` for the options; the instructors'
+page of the book walks through a whole course.
+"""
+
+import argparse
+import csv
+import math
+import multiprocessing
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import nbformat
+from tqdm import tqdm
+
+from . import grading, records
+from .release import release, student_edition
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog="python -m svmlib.teaching",
+        description="Release student versions of the svmbook assignments "
+        "and grade submissions.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    rel = commands.add_parser(
+        "release",
+        help="write the student notebooks (solutions and hidden tests "
+        "removed)",
+    )
+    rel.add_argument(
+        "source",
+        metavar="SOURCE_DIR",
+        help="folder of solution notebooks (or one notebook)",
+    )
+    rel.add_argument(
+        "out_dir", metavar="OUT_DIR", help="folder for the student notebooks"
+    )
+    edition = commands.add_parser(
+        "student-edition",
+        help="write the folder (and .zip) that students get: the student "
+        "notebooks, svmlib and the instructions, no solutions",
+    )
+    edition.add_argument(
+        "out_dir", metavar="OUT_DIR", help="a new folder outside the book"
+    )
+    edition.add_argument(
+        "--project", default=".", help="the book's folder (default: .)"
+    )
+    grd = commands.add_parser(
+        "grade",
+        help="execute filled-in notebooks and report points per question",
+    )
+    grd.add_argument(
+        "notebooks",
+        metavar="NOTEBOOK",
+        nargs="+",
+        help="submitted notebook(s)",
+    )
+    grd.add_argument(
+        "--source", metavar="SOURCE_NOTEBOOK",
+        help="the solution notebook, or the folder of solution notebooks "
+        "(restores the hidden tests)",
+    )  # fmt: skip
+    grd.add_argument(
+        "--timeout", metavar="SECONDS", type=float,
+        default=grading.DEFAULT_TIMEOUT,
+        help=f"time limit per cell (default {grading.DEFAULT_TIMEOUT})",
+    )  # fmt: skip
+    grd.add_argument(
+        "--jobs", metavar="N", type=int, default=1,
+        help="grade N submissions at a time (default 1)",
+    )  # fmt: skip
+    grd.add_argument(
+        "--isolation", choices=grading.ISOLATION, default="auto",
+        help="run each kernel in a bubblewrap sandbox: 'auto' (if bwrap is "
+        "installed; the default), 'sandbox' (required) or 'none'",
+    )  # fmt: skip
+    grd.add_argument(
+        "--csv", metavar="FILE",
+        help="keep the scores in this CSV file (rows of a notebook graded "
+        "again are replaced)",
+    )  # fmt: skip
+    grd.add_argument(
+        "--feedback", metavar="DIR",
+        help="write one feedback notebook per student here (hidden tests "
+        "removed)",
+    )  # fmt: skip
+    grd.add_argument(
+        "--summary", metavar="FILE",
+        help="write the per-question summary of the class to this CSV",
+    )  # fmt: skip
+    return parser
+
+
+def _grade_one(notebook, content, options):
+    """Grade one submission (in a worker process when --jobs > 1)."""
+    return grading.grade_notebook(notebook, content=content, **options)
+
+
+def _read_all(notebooks):
+    """Every submission's text, read before any student code runs.
+
+    A submission therefore cannot change another one that is graded
+    after it, even where no sandbox keeps the files apart.
+    """
+    contents = {}
+    for notebook in notebooks:
+        try:
+            contents[notebook] = Path(notebook).read_text()
+        except (OSError, UnicodeDecodeError):
+            contents[notebook] = None  # grade_notebook reports it
+    return contents
+
+
+def _reports(notebooks, options, jobs):
+    """Grade every notebook; yield the reports in the given order."""
+    contents = _read_all(notebooks)
+    if jobs == 1:
+        for notebook in notebooks:
+            yield _grade_one(notebook, contents[notebook], options)
+        return
+    # a fresh interpreter per worker: no state shared with this process
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = [
+            pool.submit(_grade_one, notebook, contents[notebook], options)
+            for notebook in notebooks
+        ]
+        for future in futures:
+            yield future.result()
+
+
+def _write_feedback(folder, notebooks, reports):
+    for relative, report in zip(
+        records.feedback_paths(notebooks), reports, strict=True
+    ):
+        if report.executed_notebook is None:
+            continue
+        target = Path(folder) / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(records.feedback_notebook(report), target)
+
+
+def _write_summary(path, summary):
+    with Path(path).open("w", newline="") as handle:
+        writer = csv.DictWriter(
+            handle,
+            ["question", "max_points", "graded", "mean_points", "full_marks",
+             "flagged"],
+        )  # fmt: skip
+        writer.writeheader()
+        writer.writerows(summary)
+
+
+def _check_options(args):
+    if not math.isfinite(args.timeout) or args.timeout <= 0:
+        return "--timeout must be a positive number of seconds"
+    if args.jobs < 1:
+        return "--jobs must be at least 1"
+    try:
+        grading.use_sandbox(args.isolation)
+    except ValueError as error:
+        return str(error)
+    return None
+
+
+def _grade(args):
+    problem = _check_options(args)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    options = dict(
+        source=args.source, timeout=args.timeout, isolation=args.isolation
+    )
+    reports, status = [], 0
+    # a progress bar for a person at a terminal; disable=None turns it off
+    # when stderr is not a terminal (CI, pytest, a log file)
+    progress = tqdm(
+        total=len(args.notebooks), desc="grading", unit="notebook",
+        file=sys.stderr, disable=None,
+    )  # fmt: skip
+    try:
+        for report in _reports(args.notebooks, options, args.jobs):
+            progress.set_postfix_str(Path(report.notebook).name)
+            progress.update()
+            # above the bar, which tqdm draws again below
+            progress.write(report.to_text(), file=sys.stdout)
+            sys.stdout.flush()
+            status = 1 if report.error else status
+            reports.append(report)
+    except ValueError as error:  # the instructor's side: a missing source
+        progress.close()
+        print(f"grade failed: {error}", file=sys.stderr)
+        return 1
+    progress.close()
+    if args.feedback:
+        _write_feedback(args.feedback, args.notebooks, reports)
+    if args.csv:
+        records.update_csv(args.csv, reports)
+    summary = records.class_summary(reports)
+    if len(reports) > 1:
+        print(records.summary_text(summary))
+    if args.summary:
+        _write_summary(args.summary, summary)
+    return status
+
+
+def main(argv=None):
+    """Command-line entry point: ``release``, ``student-edition``, ``grade``.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        Arguments (default ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        Exit status: 0 on success; 1 if a notebook could not be released or
+        could not be run at all (the message says why); 2 for bad usage.
+    """
+    args = _parser().parse_args(argv)
+    if args.command == "grade":
+        return _grade(args)
+    try:
+        if args.command == "release":
+            written = release(args.source, args.out_dir)
+        else:
+            written = [student_edition(args.project, args.out_dir)]
+    except Exception as error:
+        print(
+            f"{args.command} failed: {type(error).__name__}: {error}",
+            file=sys.stderr,
+        )
+        return 1
+    for target in written:
+        print(f"wrote {target}")
+    return 0

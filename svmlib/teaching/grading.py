@@ -1,0 +1,725 @@
+"""Grading one submission: restore the tests, run it guarded, score it.
+
+:func:`grade_notebook` reads a submission, puts back the instructor's
+read-only and test cells (:class:`RestoreLockedCells`), and runs it cell
+by cell in a kernel of its own, in a fresh folder and, where bubblewrap is
+installed, a sandbox (:mod:`svmlib.teaching.sandbox`). Before the student's
+first cell the kernel gets a guard (:mod:`svmlib.teaching.kernel_guard`);
+before every test cell the guard undoes what a submission could have bent
+to pass it, and notes what it undid. A test cell scores its points when the
+kernel reports that it ran without an error and it wrote nothing to
+stderr (nbgrader's rule), zero otherwise. What the guard found, what the
+kernel tried to reach outside its folder, and the off-limits svmlib
+functions an answer calls (:mod:`svmlib.teaching.off_limits`) become the
+report's *flags*, for the instructor to review.
+"""
+
+import copy
+import json
+import math
+import numbers
+import re
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from nbgrader.preprocessors import (
+    ClearOutput,
+    DeduplicateIds,
+    NbGraderPreprocessor,
+)
+from nbgrader.utils import determine_grade, is_grade, is_locked, is_solution
+from traitlets import Any
+
+from . import kernel_guard, sandbox
+from .off_limits import dynamic_code, off_limits_uses
+
+#: Default per-cell time limit of the grader, in seconds.
+DEFAULT_TIMEOUT = 120
+
+#: The error nbclient records in a cell that ran past the time limit.
+TIMEOUT_ERROR = {
+    "ename": "CellTimeoutError",
+    "evalue": "the cell ran past the time limit and was interrupted",
+    "traceback": [
+        "CellTimeoutError: the cell ran past the time limit and was "
+        "interrupted"
+    ],
+}
+
+#: Isolation modes of :func:`grade_notebook`.
+ISOLATION = ("auto", "sandbox", "none")
+
+
+def _grade_id(cell):
+    return cell.metadata.get("nbgrader", {}).get("grade_id")
+
+
+def _is_autograded_test(cell):
+    return is_grade(cell) and not is_solution(cell)
+
+
+def _is_given(cell):
+    """A read-only cell of the instructor that is not a test."""
+    return is_locked(cell) and not is_grade(cell)
+
+
+class RestoreLockedCells(NbGraderPreprocessor):
+    """Put back the instructor's version of every locked cell, by grade_id.
+
+    Locked cells are the autograded test cells (with their hidden tests) and
+    the read-only cells. A locked cell that the student deleted is inserted
+    again after the nearest preceding marked cell. Grade metadata (points)
+    always comes from the instructor's notebook; grade cells that the
+    instructor's notebook does not know lose their grade mark.
+
+    This plays the part of nbgrader's ``OverwriteCells``, which reads the
+    instructor's cells from the course database instead.
+
+    Attributes
+    ----------
+    source : nbformat.NotebookNode
+        The instructor's solution notebook.
+    """
+
+    source = Any(help="The instructor's solution notebook (nbformat 4).")
+
+    def preprocess(self, nb, resources):
+        source_cells = [
+            cell for cell in self.source.cells if _grade_id(cell) is not None
+        ]
+        known = {_grade_id(cell): cell for cell in source_cells}
+        missing = []
+        anchor = -1  # position in nb.cells after which a missing cell goes
+        for original in source_cells:
+            grade_id = _grade_id(original)
+            position = next(
+                (
+                    k
+                    for k, cell in enumerate(nb.cells)
+                    if _grade_id(cell) == grade_id
+                ),
+                None,
+            )
+            if is_locked(original):
+                restored = copy.deepcopy(original)
+                if restored.cell_type == "code":
+                    restored.outputs, restored.execution_count = [], None
+                if position is None:
+                    position = anchor + 1
+                    nb.cells.insert(position, restored)
+                    missing.append(grade_id)
+                else:
+                    nb.cells[position] = restored
+            elif position is not None:
+                nb.cells[position].metadata["nbgrader"] = copy.deepcopy(
+                    original.metadata["nbgrader"]
+                )
+            if position is not None:
+                anchor = position
+        for cell in nb.cells:
+            if is_grade(cell) and _grade_id(cell) not in known:
+                cell.metadata["nbgrader"]["grade"] = False
+        resources["restored_missing"] = missing
+        return nb, resources
+
+
+@dataclass
+class QuestionGrade:
+    """The score of one graded cell.
+
+    Attributes
+    ----------
+    grade_id : str
+    points : float or None
+        Points earned; None for a manually graded answer.
+    max_points : float
+    status : str
+        ``"passed"``, ``"partial"``, ``"failed"``, ``"timeout"``,
+        ``"not run"`` (execution stopped before the cell) or ``"manual"``.
+    message : str
+        The error of a failed cell (``"AssertionError: ..."``), or a note.
+    """
+
+    grade_id: str
+    points: object
+    max_points: float
+    status: str
+    message: str = ""
+
+
+@dataclass
+class GradeReport:
+    """The result of grading one notebook.
+
+    Attributes
+    ----------
+    notebook : str
+        Path of the graded notebook.
+    questions : list of QuestionGrade
+        One entry per grade cell, in notebook order.
+    notes : list of str
+        What the grader noticed: restored cells, the first errors, timeouts.
+    error : str or None
+        Why the notebook could not be graded at all (unreadable file, kernel
+        that would not start); every question then scores zero.
+    flags : list of str
+        Why the instructor should look at this submission: tampering that
+        the guard undid, files it tried to read or write outside its
+        folder, the network, new processes, off-limits functions, code run
+        by name. Empty for an honest submission.
+    executed_notebook : nbformat.NotebookNode or None
+        The notebook as run, with its outputs (feedback for the student).
+
+    Examples
+    --------
+    >>> report = GradeReport(
+    ...     "alice/03_smo.ipynb",
+    ...     questions=[
+    ...         QuestionGrade("test_bounds", 3.0, 3.0, "passed"),
+    ...         QuestionGrade("test_smo", 0.0, 7.0, "failed", "KeyError"),
+    ...         QuestionGrade("answer", None, 2.0, "manual"),
+    ...     ],
+    ... )
+    >>> report.score, report.max_score, report.manual_points
+    (3.0, 10.0, 2.0)
+    >>> print(report.to_text())
+    Grading alice/03_smo.ipynb
+      question          points  status
+      test_bounds        3 / 3  passed
+      test_smo           0 / 7  failed (KeyError)
+      answer             - / 2  manual
+      Total (autograded): 3 / 10; 2 more points to grade by hand
+    """
+
+    notebook: str
+    questions: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    error: object = None
+    flags: list = field(default_factory=list)
+    executed_notebook: object = field(default=None, repr=False)
+
+    @property
+    def score(self):
+        """Points earned on the autograded questions."""
+        return sum(q.points for q in self.questions if q.points is not None)
+
+    @property
+    def max_score(self):
+        """Points available on the autograded questions."""
+        return sum(
+            q.max_points for q in self.questions if q.status != "manual"
+        )
+
+    @property
+    def manual_points(self):
+        """Points left to the instructor (manually graded answers)."""
+        return sum(
+            q.max_points for q in self.questions if q.status == "manual"
+        )
+
+    def points_by_question(self):
+        """Dict grade_id -> points earned (None for manual answers)."""
+        return {q.grade_id: q.points for q in self.questions}
+
+    def to_text(self):
+        """A plain-text table of the scores, for the terminal."""
+        lines = [f"Grading {self.notebook}"]
+        if self.error:
+            lines.append(f"  ERROR: {self.error}")
+        lines += [f"  FLAG: {flag}" for flag in self.flags]
+        lines += [f"  note: {note}" for note in self.notes]
+        if self.questions:
+            width = max(len(q.grade_id) for q in self.questions)
+            lines.append(f"  {'question':<{width}}  {'points':>11}  status")
+            for q in self.questions:
+                earned = "-" if q.points is None else f"{q.points:g}"
+                score = f"{earned} / {q.max_points:g}"
+                detail = f" ({q.message})" if q.message else ""
+                lines.append(
+                    f"  {q.grade_id:<{width}}  {score:>11}  {q.status}{detail}"
+                )
+        total = f"  Total (autograded): {self.score:g} / {self.max_score:g}"
+        if self.manual_points:
+            total += f"; {self.manual_points:g} more points to grade by hand"
+        lines.append(total)
+        return "\n".join(lines)
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+#: the line IPython marks in a traceback: "----> 4 assert ..."
+_MARKED_LINE = re.compile(r"^-+> *(\d+) (.*)$", re.M)
+
+
+def _failing_line(traceback):
+    """``"line 4: assert ..."``: the line IPython's traceback marks last.
+
+    None if the traceback marks no line.
+    """
+    marked = _MARKED_LINE.findall(_ANSI.sub("", "\n".join(traceback)))
+    return f"line {marked[-1][0]}: {marked[-1][1].strip()}" if marked else None
+
+
+def _first_error(cell):
+    """``"Name: value"`` of the first error output of a cell, or None.
+
+    An error without a message (a bare ``assert``) is described by the line
+    that raised it instead.
+    """
+    for output in cell.get("outputs", []):
+        if output.output_type == "error":
+            value = str(output.get("evalue", "")).strip().splitlines()
+            where = (
+                None if value else _failing_line(output.get("traceback", []))
+            )
+            text = (
+                f"{output.ename}: {value[0] if value else where or ''}".rstrip(
+                    ": "
+                )
+            )
+            return text if len(text) <= 120 else text[:117] + "..."
+    for output in cell.get("outputs", []):
+        if output.output_type == "stream" and output.name == "stderr":
+            line = output.text.strip().splitlines()
+            return "output on stderr: " + (line[-1][:100] if line else "")
+    return None
+
+
+class _Run:
+    """Execute a notebook cell by cell under the guard; record everything.
+
+    Attributes
+    ----------
+    executed : set of int
+        Indices of the cells that ran to the end.
+    status : dict of int to str
+        The kernel's execution status of each cell that ran ("ok" or
+        "error"): the grade of a test cell follows it, not its outputs.
+    timed_out : set of int
+    notes, flags : list of str
+    """
+
+    def __init__(self, nb, timeout, workspace, isolate):
+        self.nb = nb
+        self.executed = set()
+        self.status = {}
+        self.timed_out = set()
+        self.notes = []
+        self.flags = []
+        self.guard = f"__svmbook_guard_{secrets.token_hex(8)}"
+        self._grader = None  # the grader's cell while it runs
+        self.workspace = workspace
+        self.client = NotebookClient(
+            nb,
+            km=sandbox.kernel_manager(workspace, isolate),
+            # nbclient counts whole seconds
+            timeout=math.ceil(timeout),
+            interrupt_on_timeout=True,
+            error_on_timeout=TIMEOUT_ERROR,
+            allow_errors=True,
+            raise_on_iopub_timeout=True,
+            shutdown_kernel="immediate",
+            extra_arguments=["--HistoryManager.hist_file=:memory:"],
+            resources={"metadata": {"path": str(workspace.path)}},
+            on_cell_executed=self._on_cell_executed,
+        )
+        self.timeout = timeout
+
+    def _on_cell_executed(self, cell, cell_index, execute_reply):
+        """Record the status; a timeout is not among nbclient's outputs."""
+        if cell is self._grader:  # the grader's own cells
+            return
+        content = execute_reply["content"]
+        self.status[cell_index] = content.get("status")
+        if (
+            content.get("status") == "error"
+            and content.get("ename") == TIMEOUT_ERROR["ename"]
+        ):
+            self.timed_out.add(cell_index)
+            cell.outputs.append(
+                nbformat.v4.new_output("error", **TIMEOUT_ERROR)
+            )
+            self.notes.append(
+                f"cell {cell_index} ran past {self.timeout:g} s and was "
+                "interrupted"
+            )
+
+    def _grader_cell(self, code):
+        """Run the grader's own code in the kernel; return its stdout."""
+        cell = nbformat.v4.new_code_cell(code)
+        # nbclient stores the cell at its index: a place at the end, freed
+        # again after the run
+        self.nb.cells.append(cell)
+        self._grader = cell
+        try:
+            self.client.execute_cell(
+                cell, len(self.nb.cells) - 1, store_history=False
+            )
+        finally:
+            self.nb.cells.pop()
+            self._grader = None
+        errors = [o for o in cell.outputs if o.output_type == "error"]
+        if errors:
+            raise RuntimeError(f"{errors[0].ename}: {errors[0].evalue}")
+        return "".join(
+            o.text for o in cell.outputs if o.output_type == "stream"
+        )
+
+    def _install_guard(self):
+        path = self.workspace.path
+        source = Path(kernel_guard.__file__).read_text()
+        self._grader_cell(
+            "def _svmbook_install():\n"
+            "    namespace = {}\n"
+            f"    exec(compile({source!r}, 'svmbook-guard', 'exec'), "
+            "namespace)\n"
+            f"    namespace['install']({self.guard!r}, "
+            f"{sandbox.read_roots(path)!r}, {sandbox.write_roots(path)!r})\n"
+            "_svmbook_install()\n"
+            "del _svmbook_install\n"
+        )
+
+    def _call_guard(self, method, *args):
+        arguments = ", ".join(repr(a) for a in args)
+        return self._grader_cell(f"{self.guard}.{method}({arguments})")
+
+    def _run_cell(self, cell, index):
+        """Run one notebook cell, with the guard's calls around it."""
+        if _is_autograded_test(cell):
+            self._call_guard("before_test", _grade_id(cell))
+        elif _is_given(cell):
+            self._call_guard("before_given")
+        self.client.execute_cell(cell, index)
+        if _is_given(cell):
+            self._call_guard("after_given")
+
+    def _read_guard_report(self):
+        try:
+            report = json.loads(self._call_guard("report").strip())
+        except (RuntimeError, ValueError) as error:
+            self.flags.append(
+                "the grader's guard did not answer at the end "
+                f"({error}); the kernel was tampered with"
+            )
+            return
+        self.flags += report["findings"]
+        for kind, detail in report["events"]:
+            self.flags.append(f"{_EVENT_TEXT[kind]}: {detail}")
+
+    def run(self):
+        with self.client.setup_kernel():
+            try:
+                self._install_guard()
+            except (RuntimeError, CellTimeoutError) as error:
+                self.notes.append(f"the grader's guard failed: {error}")
+            for index, cell in enumerate(self.nb.cells):
+                if cell.cell_type != "code":
+                    continue
+                try:
+                    self._run_cell(cell, index)
+                except CellTimeoutError:
+                    self.timed_out.add(index)
+                    cell.outputs.append(
+                        nbformat.v4.new_output("error", **TIMEOUT_ERROR)
+                    )
+                    self.notes.append(
+                        f"cell {index} ran past {self.timeout:g} s and did "
+                        "not stop when interrupted; the remaining cells "
+                        "were not run"
+                    )
+                    return
+                except DeadKernelError:
+                    self.notes.append(
+                        f"the kernel died while running cell {index}; "
+                        "the remaining cells were not run"
+                    )
+                    return
+                except RuntimeError as error:  # a guard call failed
+                    self.flags.append(
+                        f"the grader's guard failed before cell {index} "
+                        f"({error}); the kernel was tampered with"
+                    )
+                self.executed.add(index)
+            self._read_guard_report()
+
+
+#: How a kind of audit event reads in a flag.
+_EVENT_TEXT = {
+    "read": "tried to read outside its folder",
+    "write": "tried to write outside its folder",
+    "network": "tried to reach the network",
+    "process": "started a process",
+    "tamper": "tampered with the grader",
+}
+
+
+def _score(cell, index, run):
+    """QuestionGrade of one grade cell after the run."""
+    grade_id = _grade_id(cell)
+    max_points = float(cell.metadata["nbgrader"].get("points", 0))
+    if is_solution(cell):
+        return QuestionGrade(grade_id, None, max_points, "manual")
+    if index in run.timed_out:
+        return QuestionGrade(
+            grade_id, 0.0, max_points, "timeout", "interrupted"
+        )
+    if cell.cell_type != "code" or index not in run.executed:
+        return QuestionGrade(grade_id, 0.0, max_points, "not run")
+    points = float(determine_grade(cell)[0])
+    if run.status.get(index) != "ok":
+        points = 0.0  # the kernel's word, whatever the outputs say
+    if points == 0.0:
+        message = _first_error(cell) or "the kernel reported an error"
+        return QuestionGrade(grade_id, 0.0, max_points, "failed", message)
+    return QuestionGrade(
+        grade_id,
+        points,
+        max_points,
+        "passed" if points == max_points else "partial",
+    )
+
+
+def _answers_of_tests(nb):
+    """For each test cell's index, the indices of the student cells since
+    the previous test cell (the answers that the test checks)."""
+    answers, pending = {}, []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        if _is_autograded_test(cell):
+            answers[index], pending = pending, []
+        elif not is_locked(cell):
+            pending.append(index)
+    return answers
+
+
+def _check_off_limits(nb, forbidden, report):
+    """Zero the questions whose answers call off-limits functions; flag."""
+    code = [
+        (index, cell) for index, cell in enumerate(nb.cells)
+        if cell.cell_type == "code"
+    ]  # fmt: skip
+    uses = off_limits_uses(
+        [(cell.source, not is_locked(cell)) for _, cell in code], forbidden
+    )
+    used = {index: names for (index, _), names in zip(code, uses, strict=True)}
+    for index, names in used.items():
+        if names:
+            report.flags.append(
+                f"cell {index} calls off-limits " + ", ".join(sorted(names))
+            )
+    for index, cell in code:
+        calls = dynamic_code(cell.source) if not is_locked(cell) else []
+        if calls:
+            report.flags.append(
+                f"cell {index} imports or runs code by name "
+                f"({', '.join(calls)}): review it"
+            )
+    by_id = {q.grade_id: q for q in report.questions}
+    for test, answers in _answers_of_tests(nb).items():
+        names = set().union(*(used.get(a, set()) for a in answers))
+        question = by_id.get(_grade_id(nb.cells[test]))
+        if names and question is not None and question.points:
+            question.points = 0.0
+            question.status = "off limits"
+            question.message = "calls " + ", ".join(sorted(names))
+
+
+def _read_notebook(path, content=None):
+    """nbformat.read with one clear message for every way it can fail."""
+    try:
+        if content is not None:
+            return nbformat.reads(content, as_version=4), None
+        return nbformat.read(path, as_version=4), None
+    except FileNotFoundError:
+        return None, f"no such file: {path}"
+    # invalid JSON, not a notebook, unreadable bytes
+    except Exception as error:
+        return (
+            None,
+            "the file is not a readable Jupyter notebook "
+            f"({type(error).__name__}: {error})",
+        )
+
+
+def _check_timeout(timeout):
+    if (
+        not isinstance(timeout, numbers.Real)
+        or isinstance(timeout, bool)
+        or not math.isfinite(timeout)
+        or timeout <= 0
+    ):
+        raise ValueError(
+            f"timeout must be a positive number of seconds, got {timeout!r}."
+        )
+
+
+def use_sandbox(isolation):
+    """Whether to run the kernel in bubblewrap, for an isolation mode."""
+    if isolation not in ISOLATION:
+        raise ValueError(
+            f"isolation must be one of {ISOLATION}, got {isolation!r}."
+        )
+    found = sandbox.bwrap() is not None
+    if isolation == "sandbox" and not found:
+        raise ValueError(
+            "isolation='sandbox' needs bubblewrap (bwrap), which is not "
+            "installed; install the Debian package bubblewrap."
+        )
+    return found and isolation != "none"
+
+
+def _unreadable(report, original, message):
+    report.error = f"cannot grade: {message}"
+    if original is not None:
+        report.questions = [
+            QuestionGrade(_grade_id(c), None if is_solution(c) else 0.0,
+                          float(c.metadata["nbgrader"].get("points", 0)),
+                          "manual" if is_solution(c) else "not run")
+            for c in original.cells if is_grade(c)
+        ]  # fmt: skip
+    return report
+
+
+def grade_notebook(
+    notebook,
+    source=None,
+    *,
+    timeout=DEFAULT_TIMEOUT,
+    isolation="auto",
+    content=None,
+):
+    """Execute a submitted notebook in isolation and score its test cells.
+
+    Parameters
+    ----------
+    notebook : str or path-like
+        The student's notebook (a released notebook, filled in); it names
+        the report.
+    source : str or path-like, optional
+        The instructor's solution notebook, or a folder holding it under the
+        same file name. Its locked cells (the tests, hidden tests included,
+        and the read-only cells) replace the student's copies before the run,
+        its points count, and its metadata ``svmbook.off_limits`` lists the
+        functions answers may not call. Without it, the notebook is graded
+        with the tests it contains (no hidden tests).
+    timeout : float, default=120
+        Time limit per cell, in seconds. A cell that runs longer is
+        interrupted (its question and the questions that depend on it score
+        zero) and execution goes on with the next cell; a cell that does not
+        stop when interrupted ends the run. A fraction of a second is
+        rounded up to the next whole second (nbclient's unit).
+    isolation : {"auto", "sandbox", "none"}, default="auto"
+        "sandbox" runs the kernel in bubblewrap (an error if it is not
+        installed), "none" does not, "auto" does when bubblewrap is there
+        and otherwise says so in a note. In every mode the kernel starts in
+        a fresh temporary folder, removed afterwards.
+    content : str, optional
+        The notebook's text, already read (the command line reads every
+        submission before grading any); default: read ``notebook``.
+
+    Returns
+    -------
+    GradeReport
+        Points per question and the total, notes and flags. Grading never
+        raises for a bad submission: an unreadable notebook, or a kernel
+        that dies or does not start, is reported in ``error`` / ``notes``
+        with zero points for the questions affected.
+
+    Raises
+    ------
+    ValueError
+        If ``timeout`` is not a positive finite number, ``isolation`` is
+        not one of the three or asks for a sandbox that cannot be had, or
+        the instructor's ``source`` notebook cannot be read (a problem on
+        the instructor's side).
+
+    Notes
+    -----
+    A test cell scores its points when the kernel reports that it ran
+    without an error and it wrote nothing to stderr, zero otherwise, as
+    ``nbgrader autograde`` scores it; a question whose answer cells call an
+    off-limits function scores zero (status ``"off limits"``); manually
+    graded answers are listed with status ``"manual"`` and not added to the
+    total.
+    """
+    _check_timeout(timeout)
+    isolate = use_sandbox(isolation)
+    path = Path(notebook)
+    report = GradeReport(str(path))
+    nb, error = _read_notebook(path, content)
+    original = None
+    if source is not None:
+        source_path = Path(source)
+        if source_path.is_dir():
+            source_path = source_path / path.name
+        original, source_error = _read_notebook(source_path)
+        if source_error:
+            raise ValueError(
+                f"Cannot read the solution notebook: {source_error}"
+            )
+    if nb is None:
+        return _unreadable(report, original, error)
+
+    resources = {}
+    nb, resources = DeduplicateIds().preprocess(nb, resources)
+    if original is not None:
+        nb, resources = RestoreLockedCells(source=original).preprocess(
+            nb, resources
+        )
+        if resources["restored_missing"]:
+            report.notes.append(
+                "restored deleted cells: "
+                + ", ".join(resources["restored_missing"])
+            )
+    else:
+        report.notes.append(
+            "no --source given: graded with the tests in the notebook "
+            "(no hidden tests)"
+        )
+    nb, resources = ClearOutput().preprocess(nb, resources)
+    if not isolate:
+        report.notes.append(
+            sandbox.ISOLATION_NOTE
+            if isolation == "auto"
+            else "isolation: none (as asked); the kernel ran with the "
+            "grader's permissions"
+        )
+
+    with sandbox.Workspace() as workspace:
+        run = _Run(nb, timeout, workspace, isolate)
+        try:
+            run.run()
+        except Exception as error:  # the kernel did not start, or the client
+            report.error = (
+                "the notebook could not be run "
+                f"({type(error).__name__}: {error})"
+            )
+    report.notes += run.notes
+    report.flags += run.flags
+    errors = [
+        (index, _first_error(cell))
+        for index, cell in enumerate(nb.cells)
+        if cell.cell_type == "code"
+        and not _is_autograded_test(cell)
+        and index not in run.timed_out
+        and _first_error(cell)
+    ]
+    for index, message in errors[:3]:
+        name = _grade_id(nb.cells[index])
+        where = f"cell {index}" + (f" ({name})" if name else "")
+        report.notes.append(f"{where} raised {message}")
+    report.questions = [
+        _score(cell, index, run)
+        for index, cell in enumerate(nb.cells)
+        if is_grade(cell)
+    ]
+    forbidden = (
+        (original or nb).metadata.get("svmbook", {}).get("off_limits", [])
+    )
+    _check_off_limits(nb, forbidden, report)
+    report.executed_notebook = nb
+    return report

@@ -1,0 +1,117 @@
+"""Find the off-limits svmlib functions that a student's answer refers to.
+
+An assignment lists in its notebook metadata (``svmbook.off_limits``) the
+svmlib functions that implement what students are asked to write: the
+hidden tests compare against them, so an answer that calls them would pass
+without doing the work. :func:`off_limits_uses` reads the student's cells
+(it does not run them) and follows imports and aliases: ``from
+svmlib.solvers.smo import two_variable_step as step``, ``import
+svmlib.solvers.smo as s`` then ``s.two_variable_step``, or the full dotted
+name. Code that imports or runs code by name (``importlib``,
+``__import__``, ``exec``, ``eval``, ``compile``) cannot be followed this
+way; :func:`dynamic_code` points it out for review.
+"""
+
+import ast
+
+#: Calls that import modules or run code given as a string.
+DYNAMIC = ("__import__", "exec", "eval", "compile", "import_module")
+
+
+def _parse(source):
+    try:
+        return ast.parse(source)
+    except SyntaxError:  # IPython magics, or a broken answer: nothing known
+        return None
+
+
+def _dotted(node, aliases):
+    """The dotted name an expression stands for, through ``aliases``."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    head = aliases.get(node.id, node.id)
+    return ".".join([head, *reversed(parts)])
+
+
+def _bind_imports(tree, aliases, uses, forbidden):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for name in node.names:
+                aliases[name.asname or name.name.split(".")[0]] = (
+                    name.name if name.asname else name.name.split(".")[0]
+                )
+                if name.name in forbidden:
+                    uses.add(name.name)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            for name in node.names:
+                full = f"{node.module}.{name.name}"
+                aliases[name.asname or name.name] = full
+                if full in forbidden:
+                    uses.add(full)
+
+
+def off_limits_uses(cells, forbidden):
+    """Off-limits names that each student cell refers to.
+
+    Parameters
+    ----------
+    cells : list of (str, bool)
+        The code cells in notebook order: source, and whether the student
+        wrote it (False for the instructor's read-only and test cells,
+        whose imports still define aliases).
+    forbidden : collection of str
+        Fully dotted names, e.g. ``"svmlib.solvers.smo.two_variable_step"``.
+
+    Returns
+    -------
+    list of set of str
+        For each cell, the forbidden names it refers to (empty for the
+        instructor's cells).
+
+    Examples
+    --------
+    >>> cells = [("import svmlib.solvers.smo as s", False),
+    ...          ("step = s.two_variable_step", True)]
+    >>> off_limits_uses(cells, {"svmlib.solvers.smo.two_variable_step"})
+    [set(), {'svmlib.solvers.smo.two_variable_step'}]
+    """
+    forbidden = set(forbidden)
+    aliases, found = {}, []
+    for source, by_student in cells:
+        tree, uses = _parse(source), set()
+        if tree is not None:
+            _bind_imports(tree, aliases, uses, forbidden)
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.Name, ast.Attribute)):
+                    name = _dotted(node, aliases)
+                    if name in forbidden:
+                        uses.add(name)
+        found.append(uses if by_student else set())
+    return found
+
+
+def dynamic_code(source):
+    """Names of the calls in ``source`` that import or run code by name.
+
+    Examples
+    --------
+    >>> dynamic_code("m = __import__('svm' + 'lib')\\nx = eval('1 + 1')")
+    ['__import__', 'eval']
+    """
+    tree = _parse(source)
+    if tree is None:
+        return []
+    calls = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            function = node.func
+            name = getattr(function, "attr", None) or getattr(
+                function, "id", None
+            )
+            if name in DYNAMIC:
+                calls.add(name)
+    return sorted(calls)

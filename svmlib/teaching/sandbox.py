@@ -1,0 +1,273 @@
+"""Where a submission runs: its own folder, and a sandbox around its kernel.
+
+Every submission is graded in a fresh temporary folder that holds nothing
+but what its kernel writes (the kernel starts there, with ``HOME`` and
+``TMPDIR`` inside it); the solution notebooks and the other submissions
+stay with the grader, which sends the cells to the kernel one by one.
+
+Where bubblewrap (``bwrap``, Debian package ``bubblewrap``) is installed,
+the kernel also runs in a sandbox (:func:`sandbox_command`): a new mount
+namespace in which only the system's read-only folders, the Python
+installation, the svmlib package, the data folder and the submission's own
+folder exist (the repository, the solutions, home folders and other
+submissions are simply not there), no network (a new network namespace;
+the grader talks to the kernel over Unix sockets in the submission's
+folder), its own process table, and, when the grader runs as root, the
+unprivileged user ``nobody`` (uid 65534). Without bubblewrap the grader
+says so in every report: the kernel then runs with the grader's
+permissions, in the temporary folder (:data:`ISOLATION_NOTE`).
+
+The instructors' page (``instructors.md``) says what this does and does
+not protect against, and how to grade a large class in a container.
+"""
+
+import os
+import shutil
+import site
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+from jupyter_client.manager import AsyncKernelManager
+from traitlets import Dict, List, Unicode
+
+#: The user a root grader runs kernels as (nobody, nogroup on Debian).
+NOBODY = 65534
+
+#: System folders the kernel may read (those that exist are bound).
+SYSTEM_FOLDERS = ("/usr", "/etc", "/opt")
+
+#: The note in every report when bubblewrap is missing.
+ISOLATION_NOTE = (
+    "isolation: bubblewrap (bwrap) is not installed, so the kernel ran "
+    "with the grader's permissions (in a temporary folder, but able to "
+    "read and write whatever the grader can); install the Debian package "
+    "bubblewrap or grade in a container"
+)
+
+
+def bwrap():
+    """Path of the bwrap executable, or None."""
+    return shutil.which("bwrap")
+
+
+def python_roots():
+    """Folders of the running Python, its packages and svmlib (real paths)."""
+    import svmlib
+
+    roots = {
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        sysconfig.get_paths()["purelib"],
+        sysconfig.get_paths()["platlib"],
+        str(Path(svmlib.__file__).parent),
+        *site.getsitepackages(),
+    }
+    return sorted({os.path.realpath(r) for r in roots if os.path.isdir(r)})
+
+
+def data_roots():
+    """The data folder of svmlib's loaders, if ``SVMLIB_DATA_DIR`` is set."""
+    folder = os.environ.get("SVMLIB_DATA_DIR")
+    if folder and os.path.isdir(folder):
+        return [os.path.realpath(folder)]
+    return []
+
+
+def read_roots(workdir):
+    """Every folder whose files the kernel may read."""
+    system = [os.path.realpath(f) for f in SYSTEM_FOLDERS]
+    devices = ["/proc", "/sys", "/dev"]
+    return [*system, *devices, *python_roots(), *data_roots(), str(workdir)]
+
+
+def write_roots(workdir):
+    """Every folder the kernel may write to."""
+    return [str(workdir), "/dev/shm"]
+
+
+class Workspace:
+    """A fresh temporary folder for one submission (a context manager).
+
+    ``path`` is the kernel's working folder; ``home`` and ``tmp`` are
+    folders inside it for ``HOME`` and ``TMPDIR``. On exit the folder and
+    everything the kernel wrote are removed.
+    """
+
+    def __init__(self):
+        self.path = Path(tempfile.mkdtemp(prefix="svmbook-grading-"))
+        self.home = self.path / "home"
+        self.tmp = self.path / "tmp"
+        for folder in (self.home, self.tmp):
+            folder.mkdir()
+        _copy_font_cache(self.home / ".matplotlib")
+        if os.geteuid() == 0:  # the kernel will run as nobody
+            for folder in self.path.rglob("*"):
+                os.chown(folder, NOBODY, NOBODY)
+            os.chown(self.path, NOBODY, NOBODY)
+        self.path.chmod(0o755)
+
+    def environment(self):
+        """Environment variables of the kernel."""
+        keep = ("PATH", "LANG", "LC_ALL", "SVMLIB_DATA_DIR", "OMP_NUM_THREADS")
+        env = {k: os.environ[k] for k in keep if k in os.environ}
+        env.update(
+            HOME=str(self.home),
+            TMPDIR=str(self.tmp),
+            MPLCONFIGDIR=str(self.home / ".matplotlib"),
+            PYTHONDONTWRITEBYTECODE="1",
+        )
+        return env
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+def _copy_font_cache(folder):
+    """Copy the grader's Matplotlib font list into ``folder``.
+
+    Without it, Matplotlib in the kernel builds the list on first use,
+    which takes seconds and runs ``fc-list`` (a new process, which the
+    guard would flag).
+    """
+    import matplotlib
+    from matplotlib import font_manager
+
+    font_manager.fontManager  # noqa: B018 (built and cached on first use)
+    folder.mkdir()
+    for cached in Path(matplotlib.get_cachedir()).glob("fontlist-*.json"):
+        shutil.copy(cached, folder)
+
+
+def _parents(path):
+    """The ancestors of an absolute path, outermost first, without ``/``."""
+    parts = Path(path).parts[1:-1]
+    return [str(Path("/", *parts[: k + 1])) for k in range(len(parts))]
+
+
+def sandbox_command(workdir, env, executable="bwrap"):
+    """The bubblewrap command line that runs a kernel in the sandbox.
+
+    Parameters
+    ----------
+    workdir : path-like
+        The submission's folder: the only one writable, and the start
+        folder.
+    env : dict of str
+        The kernel's environment (the sandbox starts from an empty one).
+    executable : str
+        The bwrap program.
+
+    Returns
+    -------
+    list of str
+        Arguments to put before the kernel's own command.
+    """
+    workdir = os.path.realpath(workdir)
+    command = [
+        executable, "--die-with-parent", "--new-session",
+        "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+        "--unshare-cgroup-try", "--clearenv",
+        "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/dev/shm",
+        "--tmpfs", "/tmp",
+    ]  # fmt: skip
+    for name in ("lib", "lib64", "bin", "sbin"):  # Debian: links into /usr
+        if os.path.islink(f"/{name}"):
+            command += ["--symlink", os.readlink(f"/{name}"), f"/{name}"]
+        elif os.path.isdir(f"/{name}"):
+            command += ["--ro-bind", f"/{name}", f"/{name}"]
+    readable = [
+        f for f in SYSTEM_FOLDERS if os.path.isdir(f)
+    ] + python_roots() + data_roots()  # fmt: skip
+    made = set()
+    for folder in sorted(set(readable)):
+        for parent in _parents(folder):
+            if parent not in made and not any(
+                parent == r or parent.startswith(r + os.sep) for r in readable
+            ):
+                command += ["--perms", "0755", "--dir", parent]
+                made.add(parent)
+        command += ["--ro-bind", folder, folder]
+    for parent in _parents(workdir):
+        if parent not in made and parent != "/tmp":
+            command += ["--perms", "0755", "--dir", parent]
+    command += ["--bind", workdir, workdir, "--chdir", workdir]
+    for key, value in env.items():
+        command += ["--setenv", key, value]
+    if os.geteuid() == 0:  # drop root inside: the kernel runs as nobody
+        command += [
+            "setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}",
+            "--clear-groups", "--inh-caps=-all",
+        ]  # fmt: skip
+    return command
+
+
+class SandboxedKernelManager(AsyncKernelManager):
+    """A kernel manager that starts the kernel behind a command prefix.
+
+    The connection file and the kernel's Unix sockets live in the
+    submission's folder, which the sandbox shares with the grader.
+    """
+
+    prefix = List(Unicode(), help="command before the kernel's own")
+    kernel_env = Dict(help="the kernel's whole environment")
+
+    @property
+    def kernel_spec(self):
+        """The python3 kernel spec; interrupts by message in the sandbox.
+
+        A signal sent to the sandbox's process group does not reach the
+        kernel (bubblewrap starts it in a new session), so the grader asks
+        the kernel to interrupt itself over its control channel.
+        """
+        spec = super().kernel_spec
+        if self.prefix and spec is not None:
+            spec.interrupt_mode = "message"
+        return spec
+
+    def write_connection_file(self, **kwargs):
+        """Write it, readable by the kernel's user (nobody under root)."""
+        super().write_connection_file(**kwargs)
+        if self.prefix and os.geteuid() == 0:
+            os.chown(self.connection_file, NOBODY, NOBODY)
+
+    async def _async_pre_start_kernel(self, **kw):
+        kw["env"] = dict(self.kernel_env)  # not the grader's environment
+        kw["stdout"] = subprocess.DEVNULL  # the kernel's banner
+        return await super()._async_pre_start_kernel(**kw)
+
+    def format_kernel_cmd(self, extra_arguments=None):
+        return [*self.prefix, *super().format_kernel_cmd(extra_arguments)]
+
+
+def kernel_manager(workspace, isolate):
+    """The kernel manager for one submission.
+
+    Parameters
+    ----------
+    workspace : Workspace
+    isolate : bool
+        Run the kernel in the bubblewrap sandbox (bwrap must exist).
+
+    Returns
+    -------
+    SandboxedKernelManager
+    """
+    env = workspace.environment()
+    manager = SandboxedKernelManager(
+        kernel_name="python3",
+        transport="ipc",
+        ip=str(workspace.path / "kernel"),
+        connection_file=str(workspace.path / "kernel.json"),
+    )
+    manager.prefix = sandbox_command(workspace.path, env, bwrap()) if (
+        isolate
+    ) else []  # fmt: skip
+    manager.kernel_env = env
+    return manager
