@@ -11,6 +11,7 @@ notebooks written here.
 import csv
 import io
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -307,12 +308,17 @@ def tiny_notebook():
                 "name": "python3",
                 "display_name": "Python 3",
                 "language": "python",
-            }
+            },
+            # the reference that the hidden test of root compares with
+            "svmbook": {"off_limits": ["math.sqrt"]},
         }
     )
     nb.cells = [
         new_markdown_cell("# Tiny"),
-        new_code_cell("import math", metadata=_meta("setup", locked=True)),
+        new_code_cell(
+            "import math\nimport numpy as np",
+            metadata=_meta("setup", locked=True),
+        ),
         new_code_cell(
             "def square(x):\n    ### BEGIN SOLUTION\n    return x * x\n"
             "    ### END SOLUTION",
@@ -329,7 +335,9 @@ def tiny_notebook():
             metadata=_meta("root", solution=True),
         ),
         new_code_cell(
-            "assert root(4) == 2",
+            "assert root(4) == 2\n### BEGIN HIDDEN TESTS\n"
+            "np.testing.assert_allclose(root(2.0), math.sqrt(2.0))\n"
+            "### END HIDDEN TESTS",
             metadata=_meta("test_root", grade=True, locked=True, points=3),
         ),
         new_markdown_cell(
@@ -567,6 +575,241 @@ def test_progress_bar_only_on_a_terminal(monkeypatch, capsys):
     assert "grading" in bar and "3/3" in bar and "03_smo.ipynb" in bar
     # the reports still go to stdout, whole
     assert capsys.readouterr().out.count("Total (autograded): 2 / 2") == 3
+
+
+# ---------------------------------------------------------------------------
+# Hostile submissions (tests/submissions): score deserved, flag raised
+# ---------------------------------------------------------------------------
+
+SUBMISSIONS = ROOT / "tests" / "submissions"
+
+#: fixture -> (points per code question, a flag the grader must raise)
+HOSTILE = {
+    "custom_exception_handler": (
+        {"test_square": 0, "test_root": 0},
+        "a custom exception handler was installed",
+    ),
+    "assert_blanking_transformer": (
+        {"test_square": 0, "test_root": 0},
+        "input_transformers_post changed",
+    ),
+    "patched_test_helpers": (
+        {"test_square": 2, "test_root": 0},
+        "numpy.testing.assert_allclose was replaced",
+    ),
+    "off_limits_wrapper": (
+        {"test_square": 2, "test_root": 0},
+        "calls off-limits math.sqrt",
+    ),
+    "dynamic_import": (
+        {"test_square": 2, "test_root": 3},
+        "imports or runs code by name (import_module): review it",
+    ),
+    "network": (
+        {"test_square": 2, "test_root": 3},
+        "tried to reach the network",
+    ),
+    "hostile_files": (
+        {"test_square": 2, "test_root": 3},
+        "tried to read outside its folder",
+    ),
+}
+
+needs_bwrap = pytest.mark.skipif(
+    shutil.which("bwrap") is None,
+    reason="bubblewrap is not installed (.ci/run installs it)",
+)
+
+
+def hostile_sources(name, **paths):
+    """The answer cells of a fixture, by grade_id."""
+    text = (SUBMISSIONS / f"{name}.py").read_text()
+    sources, current = {}, None
+    for line in text.splitlines(keepends=True):
+        if line.startswith("# cell: "):
+            current = line.removeprefix("# cell: ").strip()
+            sources[current] = ""
+        elif current is not None:
+            sources[current] += line
+    return {
+        grade_id: (
+            source.format(**paths) if "{" in source and paths else source
+        ).strip()
+        for grade_id, source in sources.items()
+    }
+
+
+@needs_bwrap
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_submission_gains_nothing_and_is_flagged(name, tiny, tmp_path):
+    source, submission = tiny
+    victim = submission(
+        "victim",
+        square="def square(x):\n    return x * x",
+        root="def root(x):\n    return x ** 0.5",
+    )
+    victim_text = victim.read_text()
+    path = submission(
+        name,
+        **hostile_sources(name, source=str(source), victim=str(victim)),
+    )
+    report = grade_notebook(path, source, timeout=20)
+    expected, flag = HOSTILE[name]
+    assert {q.grade_id: q.points for q in report.questions} == {
+        **expected,
+        "why": None,
+    }, report.to_text()
+    assert any(flag in f for f in report.flags), report.to_text()
+    assert f"FLAG: {next(f for f in report.flags if flag in f)}" in (
+        report.to_text()
+    )
+    # nothing outside the submission's folder was touched
+    assert victim.read_text() == victim_text
+    assert not (tmp_path.parents[1] / "escaped.txt").exists()
+    assert not Path("/escaped.txt").exists()
+    if name == "hostile_files":
+        assert any("tried to write outside" in f for f in report.flags)
+        assert any(str(victim) in f for f in report.flags)
+        assert grade_notebook(victim, source, timeout=20).score == 5
+
+
+def test_honest_submission_is_not_flagged(tiny):
+    source, submission = tiny
+    path = submission(
+        "honest",
+        square="import numpy as np\n\ndef square(x):\n    return x * x",
+        root="def root(x):\n    return x ** 0.5",
+    )
+    report = grade_notebook(path, source, timeout=20)
+    assert report.score == 5 and report.flags == [], report.to_text()
+    assert "FLAG" not in report.to_text()
+
+
+def test_off_limits_names_and_the_grader_itself():
+    from svmlib.teaching.off_limits import dynamic_code, off_limits_uses
+
+    given = ("import svmlib.solvers.smo as smo", False)
+    cells = [
+        given,
+        ("step = smo.two_variable_step", True),
+        ("from svmlib.solvers.smo import two_variable_step as s", True),
+        ("from svmlib.teaching.grading import _score", True),
+        ("import svmlib.teaching", True),
+        ("def two_variable_step():\n    pass", True),  # the student's own
+        ("x = smo.other", True),
+    ]
+    forbidden = {"svmlib.solvers.smo.two_variable_step", "svmlib.teaching"}
+    assert off_limits_uses(cells, forbidden) == [
+        set(),
+        {"svmlib.solvers.smo.two_variable_step"},
+        {"svmlib.solvers.smo.two_variable_step"},
+        {"svmlib.teaching"},
+        {"svmlib.teaching"},
+        set(),
+        set(),
+    ]
+    assert dynamic_code("import importlib\nimportlib.import_module('m')") == [
+        "import_module"
+    ]
+    assert dynamic_code("def f(:") == []  # unparsable: nothing claimed
+
+
+@needs_bwrap
+def test_class_grading_in_parallel_with_feedback_and_records(
+    tiny, tmp_path, capsys
+):
+    source, submission = tiny
+    answers = {
+        "alice": ("def square(x):\n    return x * x", "root = math.sqrt"),
+        "bob": (
+            "def square(x):\n    return abs(x) * x",
+            "def root(x):\n    return x ** 0.5",
+        ),  # fmt: skip
+        "carol": (
+            "def square(x):\n    return x * x",
+            "def root(x):\n    return x ** 0.5",
+        ),  # fmt: skip
+    }
+    notebooks = []
+    for student, (square, root) in answers.items():
+        written = submission(student, square=square, root=root)
+        folder = tmp_path / "submitted" / student
+        folder.mkdir(parents=True)
+        notebooks.append(str(written.rename(folder / "tiny.ipynb")))
+    grades, summary = tmp_path / "grades.csv", tmp_path / "summary.csv"
+    feedback = tmp_path / "feedback"
+    command = [
+        "grade", *notebooks, "--source", str(source), "--jobs", "2",
+        "--csv", str(grades), "--feedback", str(feedback),
+        "--summary", str(summary), "--timeout", "20",
+    ]  # fmt: skip
+    for _ in range(2):  # graded twice: the CSV is updated, not appended to
+        assert main(command) == 0
+    out = capsys.readouterr().out
+    with grades.open() as handle:
+        rows = list(csv.DictReader(handle))
+    totals = {
+        Path(row["notebook"]).parent.name: float(row["points"])
+        for row in rows
+        if row["question"] == "TOTAL (autograded)"
+    }
+    assert totals == {"alice": 2, "bob": 3, "carol": 5}
+    assert len(rows) == 3 * 4  # three questions and a total, once each
+    alice = [r for r in rows if "alice" in r["notebook"]]
+    assert {r["status"] for r in alice} >= {"off limits"}
+    assert any("calls off-limits math.sqrt" in r["flags"] for r in alice)
+    # the class summary, printed and written
+    assert "submissions flagged for review: 1" in out
+    with summary.open() as handle:
+        per_question = {row["question"]: row for row in csv.DictReader(handle)}
+    assert float(per_question["test_square"]["mean_points"]) == pytest.approx(
+        4 / 3
+    )
+    # one feedback notebook per student, named from the submission, with
+    # the visible tests but not the hidden ones
+    for student in answers:
+        text = (feedback / student / "tiny.ipynb").read_text()
+        assert "square(3) == 9" in text
+        assert "square(-2)" not in text and "HIDDEN" not in text
+        assert "assert_allclose" not in text
+    bob = nbformat.read(feedback / "bob" / "tiny.ipynb", as_version=4)
+    assert "test_square" in bob.cells[0].source  # the points table first
+
+
+def test_student_edition_holds_no_solutions(tmp_path):
+    from svmlib.teaching import student_edition
+
+    out = tmp_path / "svmbook-student"
+    archive = student_edition(ROOT, out)
+    assert archive.suffix == ".zip" and archive.exists()
+    released = sorted(p.name for p in (out / "assignments").glob("*.ipynb"))
+    assert released == NAMES
+    assert not (out / "svmlib" / "teaching").exists()
+    assert (out / "svmlib" / "solvers" / "smo.py").exists()
+    markup = ("BEGIN SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
+    for path in out.rglob("*"):
+        if path.is_file():
+            text = path.read_text(errors="replace")
+            assert not any(m in text for m in markup), path
+    for solution_notebook in NOTEBOOKS:
+        nb = nbformat.read(solution_notebook, as_version=4)
+        student = (out / "assignments" / solution_notebook.name).read_text()
+        regions, outside = set(), []
+        for cell in nb.cells:
+            for pattern in (SOLUTION_REGION, HIDDEN_REGION):
+                for region in pattern.findall(cell.source):
+                    regions |= {line.strip() for line in region.splitlines()}
+            outside.append(
+                HIDDEN_REGION.sub("", SOLUTION_REGION.sub("", cell.source))
+            )
+        shown = "\n".join(outside)
+        # long lines that only the solutions and hidden tests have
+        for line in regions:
+            if len(line) >= 40 and line not in shown:
+                assert line not in student, line
+    # it refuses a folder inside the book (it would ship with the book)
+    with pytest.raises(ValueError, match="inside"):
+        student_edition(ROOT, ROOT / "student-edition")
 
 
 # ---------------------------------------------------------------------------

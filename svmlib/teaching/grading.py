@@ -496,6 +496,10 @@ def _answers_of_tests(nb):
     return answers
 
 
+#: Off limits in every assignment: the grader and its reference code.
+ALWAYS_OFF_LIMITS = ("svmlib.teaching",)
+
+
 def _check_off_limits(nb, forbidden, report):
     """Zero the questions whose answers call off-limits functions; flag."""
     code = [
@@ -717,9 +721,10 @@ def grade_notebook(
         for index, cell in enumerate(nb.cells)
         if is_grade(cell)
     ]
-    forbidden = (
-        (original or nb).metadata.get("svmbook", {}).get("off_limits", [])
-    )
+    forbidden = [
+        *(original or nb).metadata.get("svmbook", {}).get("off_limits", []),
+        *ALWAYS_OFF_LIMITS,
+    ]
     _check_off_limits(nb, forbidden, report)
     report.executed_notebook = nb
     return report

@@ -37,6 +37,17 @@ def _dotted(node, aliases):
     return ".".join([head, *reversed(parts)])
 
 
+def _match(name, forbidden):
+    """The forbidden entry that ``name`` is, or lies under, or None."""
+    if name is None:
+        return None
+    parts = name.split(".")
+    for k in range(len(parts), 0, -1):
+        if ".".join(parts[:k]) in forbidden:
+            return ".".join(parts[:k])
+    return None
+
+
 def _bind_imports(tree, aliases, uses, forbidden):
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -44,14 +55,13 @@ def _bind_imports(tree, aliases, uses, forbidden):
                 aliases[name.asname or name.name.split(".")[0]] = (
                     name.name if name.asname else name.name.split(".")[0]
                 )
-                if name.name in forbidden:
-                    uses.add(name.name)
+                uses.add(_match(name.name, forbidden))
         elif isinstance(node, ast.ImportFrom) and node.module:
             for name in node.names:
                 full = f"{node.module}.{name.name}"
                 aliases[name.asname or name.name] = full
-                if full in forbidden:
-                    uses.add(full)
+                uses.add(_match(full, forbidden))
+    uses.discard(None)
 
 
 def off_limits_uses(cells, forbidden):
@@ -64,7 +74,8 @@ def off_limits_uses(cells, forbidden):
         wrote it (False for the instructor's read-only and test cells,
         whose imports still define aliases).
     forbidden : collection of str
-        Fully dotted names, e.g. ``"svmlib.solvers.smo.two_variable_step"``.
+        Fully dotted names, e.g. ``"svmlib.solvers.smo.two_variable_step"``;
+        a module's name forbids everything in it.
 
     Returns
     -------
@@ -78,6 +89,9 @@ def off_limits_uses(cells, forbidden):
     ...          ("step = s.two_variable_step", True)]
     >>> off_limits_uses(cells, {"svmlib.solvers.smo.two_variable_step"})
     [set(), {'svmlib.solvers.smo.two_variable_step'}]
+    >>> off_limits_uses([("from svmlib.teaching import grading", True)],
+    ...                 {"svmlib.teaching"})
+    [{'svmlib.teaching'}]
     """
     forbidden = set(forbidden)
     aliases, found = {}, []
@@ -87,9 +101,9 @@ def off_limits_uses(cells, forbidden):
             _bind_imports(tree, aliases, uses, forbidden)
             for node in ast.walk(tree):
                 if isinstance(node, (ast.Name, ast.Attribute)):
-                    name = _dotted(node, aliases)
-                    if name in forbidden:
-                        uses.add(name)
+                    match = _match(_dotted(node, aliases), forbidden)
+                    if match is not None:
+                        uses.add(match)
         found.append(uses if by_student else set())
     return found
 

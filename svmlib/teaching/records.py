@@ -21,7 +21,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from nbformat.v4 import new_markdown_cell
+from nbformat.v4 import new_markdown_cell, new_output
 from nbgrader.preprocessors import ClearHiddenTests
 from nbgrader.utils import is_grade, is_solution
 
@@ -56,12 +56,9 @@ def _student_error(output, visible):
     text = f"{output.ename} in {where}"
     if output.evalue and where != "a hidden test":
         text += f": {output.evalue}"
-    return {
-        "output_type": "error",
-        "ename": output.ename,
-        "evalue": text,
-        "traceback": [text],
-    }
+    return new_output(
+        "error", ename=output.ename, evalue=text, traceback=[text]
+    )
 
 
 def _points_table(report):

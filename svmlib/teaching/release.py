@@ -297,8 +297,13 @@ SOLUTION_MARKUP = ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS")
 
 
 def _solution_lines(path):
-    """Distinctive lines of the solution and hidden-test regions."""
-    lines = set()
+    """Distinctive lines of the solution and hidden-test regions.
+
+    Long lines (40 characters or more) that occur only inside the regions:
+    a line that the notebook also shows outside them (given code, the
+    text) is given to students anyway.
+    """
+    inside_lines, outside = set(), []
     for cell in nbformat.read(path, as_version=4).cells:
         inside = False
         for line in cell.source.splitlines():
@@ -308,8 +313,11 @@ def _solution_lines(path):
             elif stripped in ("### END SOLUTION", "### END HIDDEN TESTS"):
                 inside = False
             elif inside and len(stripped) >= 40:
-                lines.add(stripped)
-    return lines
+                inside_lines.add(stripped)
+            else:
+                outside.append(line)
+    shown = "\n".join(outside)
+    return {line for line in inside_lines if line not in shown}
 
 
 def _check_no_solutions(folder, solutions):
