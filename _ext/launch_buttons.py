@@ -137,7 +137,7 @@ def substitutions(url):
                 "python -m venv .venv && source .venv/bin/activate"
                 "     # Windows: .venv\\Scripts\\activate",
                 "pip install -r requirements.txt",
-                "jupyter lab release/03_smo.ipynb",
+                "jupyter lab",
                 "```",
             ]
         ),

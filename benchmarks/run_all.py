@@ -1,7 +1,7 @@
 """Run every benchmark in one process.
 
 The solver table, the full-size ratio, the scaling table, the scaling from
-500 to all 60000 MNIST images (benchmarks/scaling_all.py, printed only: its
+500 to 30000 MNIST images (benchmarks/scaling_all.py, printed only: its
 CSV, which the chapter reads, is written by running that script with
 --csv), the linear SVMs (benchmarks/linear.py; left out by --quick),
 svmlib against every peer (benchmarks/peers.py, at one BLAS thread and at

@@ -88,17 +88,21 @@ def feedback_notebook(report):
     -------
     nbformat.NotebookNode
         A copy of the notebook as it ran, with a table of points first;
-        every test cell shows only its visible asserts, and an error raised
-        in a hidden test says so without showing the test.
+        every test cell shows only its visible asserts and, as output, only
+        its error, if any (an error raised in a hidden test says so without
+        showing the test).
     """
     nb = copy.deepcopy(report.executed_notebook)
     for cell in nb.cells:
         if cell.cell_type != "code" or not is_grade(cell) or is_solution(cell):
             continue
         visible = _visible_lines(cell.source)
+        # errors only, without the hidden code: whatever else a test cell
+        # printed (a student's thread, say) could quote the hidden tests
         cell.outputs = [
-            _student_error(o, visible) if o.output_type == "error" else o
+            _student_error(o, visible)
             for o in cell.outputs
+            if o.output_type == "error"
         ]
     nb, _ = ClearHiddenTests().preprocess(nb, {})
     nb.cells.insert(0, new_markdown_cell(_points_table(report)))

@@ -243,7 +243,10 @@ class SandboxedKernelManager(AsyncKernelManager):
         return await super()._async_pre_start_kernel(**kw)
 
     def format_kernel_cmd(self, extra_arguments=None):
-        return [*self.prefix, *super().format_kernel_cmd(extra_arguments)]
+        command = super().format_kernel_cmd(extra_arguments)
+        # the interpreter by a path without "..": the folders it passes
+        # through (the grader's working folder) may not exist in the sandbox
+        return [*self.prefix, os.path.abspath(command[0]), *command[1:]]
 
 
 def kernel_manager(workspace, isolate):
