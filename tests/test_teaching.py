@@ -202,6 +202,12 @@ def test_release_removes_solutions_and_hidden_tests(path, released):
         for cell in student.cells
         if cell.cell_type == "code"
     )
+    # no execution times, and no promise of solutions elsewhere
+    assert not any(
+        {"execution", "ExecuteTime"} & set(cell.metadata)
+        for cell in student.cells
+    )
+    assert "full edition" not in text.lower()
     assert len(student.cells) == len(source.cells)
 
 
@@ -675,16 +681,22 @@ def test_hostile_submission_gains_nothing_and_is_flagged(name, tiny, tmp_path):
         assert grade_notebook(victim, source, timeout=20).score == 5
 
 
+@needs_bwrap
 def test_honest_submission_is_not_flagged(tiny):
     source, submission = tiny
+    # scikit-learn (joblib's semaphores in /dev/shm) and svmlib's compiled
+    # dual coordinate descent (numba's cache) work in the sandbox quietly
     path = submission(
         "honest",
-        square="import numpy as np\n\ndef square(x):\n    return x * x",
+        square="import numpy as np\nimport sklearn.svm\nimport svmlib\n\n"
+        "X, y = np.array([[0.0], [1.0]]), np.array([0, 1])\n"
+        "print(svmlib.LinearSVC().fit(X, y).predict(X))\n\n"
+        "def square(x):\n    return x * x",
         root="def root(x):\n    return x ** 0.5",
     )
-    report = grade_notebook(path, source, timeout=20)
+    report = grade_notebook(path, source, timeout=60)
     assert report.score == 5 and report.flags == [], report.to_text()
-    assert "FLAG" not in report.to_text()
+    assert report.notes == [] and "FLAG" not in report.to_text()
 
 
 def test_off_limits_names_and_the_grader_itself():

@@ -21,6 +21,7 @@ The instructors' page (``instructors.md``) says what this does and does
 not protect against, and how to grade a large class in a container.
 """
 
+import hashlib
 import os
 import shutil
 import site
@@ -104,6 +105,7 @@ class Workspace:
         for folder in (self.home, self.tmp):
             folder.mkdir()
         _copy_font_cache(self.home / ".matplotlib")
+        _copy_numba_cache(self.home / ".numba")
         if os.geteuid() == 0:  # the kernel will run as nobody
             for folder in self.path.rglob("*"):
                 os.chown(folder, NOBODY, NOBODY)
@@ -118,6 +120,7 @@ class Workspace:
             HOME=str(self.home),
             TMPDIR=str(self.tmp),
             MPLCONFIGDIR=str(self.home / ".matplotlib"),
+            NUMBA_CACHE_DIR=str(self.home / ".numba"),
             PYTHONDONTWRITEBYTECODE="1",
         )
         return env
@@ -143,6 +146,30 @@ def _copy_font_cache(folder):
     folder.mkdir()
     for cached in Path(matplotlib.get_cachedir()).glob("fontlist-*.json"):
         shutil.copy(cached, folder)
+
+
+def _copy_numba_cache(folder):
+    """Copy svmlib's compiled numba functions into ``folder``.
+
+    With ``NUMBA_CACHE_DIR`` set to ``folder`` the kernel's numba keeps its
+    cache there, not beside svmlib's sources (read-only for the kernel:
+    numba's attempt to write there would be flagged). The copies, laid out
+    as numba looks for them (the source folder's name and the SHA-1 of its
+    path), spare each kernel the compilation.
+    """
+    import svmlib
+
+    folder.mkdir()
+    for cache in Path(svmlib.__file__).parent.rglob("__pycache__"):
+        compiled = [*cache.glob("*.nbi"), *cache.glob("*.nbc")]
+        if not compiled:
+            continue
+        source = os.path.abspath(cache.parent)
+        digest = hashlib.sha1(source.encode()).hexdigest()
+        target = folder / f"{os.path.basename(source)}_{digest}"
+        target.mkdir()
+        for path in compiled:
+            shutil.copy2(path, target)
 
 
 def _parents(path):
@@ -174,8 +201,11 @@ def sandbox_command(workdir, env, executable="bwrap"):
         executable, "--die-with-parent", "--new-session",
         "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
         "--unshare-cgroup-try", "--clearenv",
-        "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/dev/shm",
-        "--tmpfs", "/tmp",
+        # /dev/shm and /tmp writable by the kernel's user (joblib's
+        # semaphores live in /dev/shm), sticky like the real ones
+        "--proc", "/proc", "--dev", "/dev",
+        "--perms", "1777", "--tmpfs", "/dev/shm",
+        "--perms", "1777", "--tmpfs", "/tmp",
     ]  # fmt: skip
     for name in ("lib", "lib64", "bin", "sbin"):  # Debian: links into /usr
         if os.path.islink(f"/{name}"):
