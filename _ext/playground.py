@@ -198,6 +198,8 @@ def still_name(node):
     """The still image's file name: a hash of what it shows."""
     key = json.dumps(
         [
+            # this file's text: a change of the drawing renames the stills
+            hashlib.sha1(Path(__file__).read_bytes()).hexdigest(),
             node["mode"],
             node["kernel"],
             node["C"],
@@ -220,8 +222,7 @@ def describe(node, y, result):
         else "linear kernel"
     )
     return (
-        f"{len(y)} points, {kernel}, C = {node['C']:g}: {n_sv} support "
-        f"vectors, found by SMO in {result.n_iter} steps"
+        f"{len(y)} points, {kernel}, C = {node['C']:g}: {n_sv} support vectors"
     )
 
 
@@ -312,6 +313,11 @@ def visit_html(self, node):
         "points": json.dumps(node["points"], separators=(",", ":")),
         "box": json.dumps(node["box"]),
     }
+    shows = (
+        "the solution that SMO reaches from these points"
+        if node["mode"] == "step"
+        else "its initial state"
+    )
     attributes = " ".join(
         f'data-{key}="{html.escape(value, quote=True)}"'
         for key, value in data.items()
@@ -321,7 +327,7 @@ def visit_html(self, node):
         f'<noscript><img class="svmpg-still" src="{html.escape(src)}" '
         f'alt="{html.escape("SVM playground (still): " + alt)}"/>'
         "<p>The live playground needs JavaScript; this still image shows "
-        "its initial state.</p></noscript>"
+        f"{shows}.</p></noscript>"
     )
 
 

@@ -1,0 +1,385 @@
+"""The SVM playground of the built pages, in headless Chromium.
+
+The chapters *Tuning C and sigma* (sweep mode) and *Platt's SMO and working
+sets* (step mode) carry a playground (``_ext/playground.py``) that trains an
+SVM in the page with ``_static/playground/smo.js``. Opened from disk with
+no network, as tests/test_browser.py opens every page, each must: draw,
+answer clicks, drags, slider moves and keys (the canvas and the displayed
+numbers change), show the number of support vectors that svmlib finds on
+the same points, step through SMO on the pairs that svmlib's WSS 2 picks,
+show its still image when JavaScript is off, and log no console error.
+
+The retraining time after a slider move, for 200 points, is measured in
+the page (performance.now()) and printed, not asserted. Screenshots go to
+_build/screenshots/playground-*.png.
+
+Like tests/test_browser.py, this skips before the book is built (and when
+Chromium or Playwright is missing); `.ci/run` runs it after the build with
+SVMBOOK_CHECK_BUILD=1, where a skip becomes a failure.
+"""
+
+import json
+import os
+import re
+import shutil
+import statistics
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from svmlib.duality import index_sets
+from svmlib.gram import as_gram
+from svmlib.kernels import linear_kernel, rbf_kernel
+from svmlib.solvers import smo
+from svmlib.solvers.smo import _select_wss2, _SMOState
+
+ROOT = Path(__file__).resolve().parents[1]
+BUILT_HTML = ROOT / "_build" / "html"
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+REQUIRED = os.environ.get("SVMBOOK_CHECK_BUILD") == "1"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TUNING = "chapters/kernels/tuning_c_and_sigma.html"
+PLATT = "chapters/smo/platt_and_wss.html"
+TOL = 1e-3  # the playground's, svmlib's default
+
+
+def _unavailable(reason):
+    if REQUIRED:
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+def _built(relative):
+    if not (BUILT_HTML / "index.html").is_file():
+        _unavailable("the book is not built (_build/html has no pages)")
+    path = BUILT_HTML / relative
+    assert path.is_file(), f"{relative} is missing from the built book"
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _built("index.html")
+    if CHROMIUM is None:
+        _unavailable(
+            "Chromium is not installed (Debian: apt-get install chromium)"
+        )
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable(
+            "Playwright is not installed (pip install -r requirements.txt)"
+        )
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+class Page:
+    """A built page with its playground, console errors collected."""
+
+    def __init__(self, browser, relative, javascript=True):
+        self.context = browser.new_context(
+            viewport={"width": 1280, "height": 900},
+            java_script_enabled=javascript,
+        )
+        self.page = self.context.new_page()
+        self.errors = []
+        self.page.on(
+            "console",
+            lambda m: self.errors.append(m.text) if m.type == "error" else 0,
+        )
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.route(re.compile(r"^https?://"), lambda r: r.abort())
+        self.page.goto(_built(relative).as_uri(), wait_until="load")
+        if javascript:
+            self.page.wait_for_function(
+                "() => window.SvmPlayground"
+                " && SvmPlayground.instances.length > 0"
+            )
+        self.root = self.page.locator("div.svm-playground").first
+
+    def close(self):
+        self.context.close()
+
+    def js(self, body, arg=None):
+        """Evaluate ``body`` with ``p``, the page's first playground."""
+        return self.page.evaluate(
+            f"(arg) => {{ const p = SvmPlayground.instances[0]; {body} }}",
+            arg,
+        )
+
+    def state(self):
+        return self.js(
+            "return {points: p.points, y: p.y, C: p.C, sigma: p.sigma,"
+            " kernel: p.kernel, nSv: Number(p.root.dataset.nSv),"
+            " steps: Number(p.root.dataset.steps),"
+            " status: p.status.textContent,"
+            " stepStatus: p.stepStatus.textContent,"
+            " pixels: p.canvas.toDataURL()};"
+        )
+
+    def click_world(self, x1, x2, shift=False):
+        """Click the canvas at the point (x1, x2) of the plot."""
+        box = self.page.locator("canvas.svmpg-canvas").first.bounding_box()
+        px, py = self.js("return p.toPixel(arg[0], arg[1]);", [x1, x2])
+        if shift:
+            self.page.keyboard.down("Shift")
+        self.page.mouse.click(box["x"] + px, box["y"] + py)
+        if shift:
+            self.page.keyboard.up("Shift")
+
+    def screenshot(self, name):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"playground-{name}.png"
+        self.root.scroll_into_view_if_needed()
+        self.root.screenshot(path=str(path))
+        print(f"screenshot: {path.relative_to(ROOT)}")
+        return path
+
+
+def svmlib_solution(state):
+    """smo on the playground's points and parameters, as svmlib solves."""
+    X = np.array(state["points"], dtype=np.float64)
+    y = np.array(state["y"], dtype=np.float64)
+    if state["kernel"] == "linear":
+        K = linear_kernel(X)
+    else:
+        K = rbf_kernel(X, sigma=state["sigma"])
+    return K, y, smo(K, y, state["C"], tol=TOL)
+
+
+def expected_support_vectors(state):
+    return int(np.count_nonzero(svmlib_solution(state)[2].alpha > 0))
+
+
+def test_both_chapters_carry_the_playground():
+    for relative, mode in ((TUNING, "sweep"), (PLATT, "step")):
+        html = _built(relative).read_text(encoding="utf-8")
+        assert f'class="svm-playground" data-mode="{mode}"' in html
+        for script in ("playground/smo.js", "playground/playground.js"):
+            assert f'src="../../_static/{script}' in html, script
+        assert "playground/playground.css" in html
+        stills = re.findall(
+            r'<noscript><img class="svmpg-still" src="([^"]+)"', html
+        )
+        assert len(stills) == 1
+        assert (_built(relative).parent / stills[0]).resolve().is_file()
+    # the other pages load none of it
+    intro = _built("intro.html").read_text(encoding="utf-8")
+    assert "playground" not in intro
+
+
+def test_sweep_playground_follows_clicks_sliders_and_keys(browser):
+    page = Page(browser, TUNING)
+    try:
+        start = page.state()
+        assert start["kernel"] == "rbf" and start["steps"] > 0
+        # the configuration of the chapter: as many support vectors as
+        # svmlib finds on the same points
+        assert start["nSv"] == expected_support_vectors(start)
+        page.screenshot("tuning")
+
+        # click points of both classes onto the canvas
+        page.root.get_by_label("class +1 (triangles)").check()
+        page.click_world(-2.5, 1.5)
+        page.click_world(2.4, -1.6)
+        page.root.get_by_label("class \u22121 (circles)").check()
+        page.click_world(0.0, 0.1)
+        clicked = page.state()
+        assert len(clicked["points"]) == len(start["points"]) + 3
+        assert clicked["y"][-3:] == [1, 1, -1]
+        assert clicked["pixels"] != start["pixels"]
+        assert clicked["status"] != start["status"]
+        assert clicked["nSv"] == expected_support_vectors(clicked)
+
+        # drag the last point away
+        box = page.page.locator("canvas.svmpg-canvas").first.bounding_box()
+        x, y = page.js("return p.toPixel(0.0, 0.1);")
+        page.page.mouse.move(box["x"] + x, box["y"] + y)
+        page.page.mouse.down()
+        page.page.mouse.move(box["x"] + x + 60, box["y"] + y + 30, steps=5)
+        page.page.mouse.up()
+        page.page.wait_for_timeout(100)  # the redraw after the last move
+        dragged = page.state()
+        assert len(dragged["points"]) == len(clicked["points"])
+        assert dragged["points"][-1] != clicked["points"][-1]
+        assert dragged["nSv"] == expected_support_vectors(dragged)
+
+        # shift-click removes a point
+        page.click_world(*dragged["points"][-1], shift=True)
+        assert len(page.state()["points"]) == len(dragged["points"]) - 1
+
+        # the C slider by keyboard, the sigma slider by value
+        before = page.state()
+        c_slider = page.page.locator("input.svmpg-C").first
+        c_slider.focus()
+        for _ in range(40):  # steps of 0.05 decade: two decades down
+            c_slider.press("ArrowLeft")
+        moved_c = page.state()
+        assert moved_c["C"] == pytest.approx(before["C"] / 100, rel=0.02)
+        assert moved_c["pixels"] != before["pixels"]
+        shown = float(f"{moved_c['C']:.3g}")
+        output = page.page.locator("output.svmpg-C-value").first
+        assert output.inner_text() == f"C = {shown:g}"
+        assert moved_c["nSv"] == expected_support_vectors(moved_c)
+        page.page.locator("input.svmpg-sigma").first.fill("-1")
+        moved_sigma = page.state()
+        assert moved_sigma["sigma"] == pytest.approx(0.1)
+        assert moved_sigma["pixels"] != moved_c["pixels"]
+        assert moved_sigma["status"] != moved_c["status"]
+        assert moved_sigma["nSv"] == expected_support_vectors(moved_sigma)
+        page.screenshot("tuning-narrow-sigma")
+
+        # keyboard placement: arrows move the cross, Enter adds a point
+        canvas = page.page.locator("canvas.svmpg-canvas").first
+        canvas.focus()
+        for key in ("ArrowRight", "ArrowRight", "ArrowUp", "Enter"):
+            canvas.press(key)
+        typed = page.state()
+        assert len(typed["points"]) == len(moved_sigma["points"]) + 1
+        assert typed["points"][-1] == pytest.approx([0.2, 0.1])
+        canvas.press("Delete")
+        assert len(page.state()["points"]) == len(moved_sigma["points"])
+
+        # the linear kernel switches sigma off
+        page.root.get_by_label("linear", exact=True).check()
+        linear = page.state()
+        assert linear["kernel"] == "linear"
+        assert page.page.locator("input.svmpg-sigma").first.is_disabled()
+        assert linear["nSv"] == expected_support_vectors(linear)
+    finally:
+        page.close()
+    assert not page.errors, f"JavaScript errors: {page.errors}"
+
+
+def test_step_mode_takes_svmlib_steps(browser):
+    page = Page(browser, PLATT)
+    try:
+        start = page.state()
+        assert start["steps"] == 0
+        assert "press Step" in start["stepStatus"]
+        K, y, solution = svmlib_solution(start)
+        state = _SMOState(as_gram(K), y, np.full(len(y), start["C"]), False)
+
+        for k in range(1, 4):
+            i, j, K_i, violation = _select_wss2(state, TOL)
+            page.page.locator("button.svmpg-step").first.click()
+            stepped = page.state()
+            assert stepped["steps"] == k
+            text = stepped["stepStatus"]
+            assert f"(i, j) = ({i}, {j})" in text, text
+            shown = float(f"{violation:.4g}")
+            assert f"m \u2212 M = {shown:g}" in text
+            assert "rose by" in text
+            state.step(i, j, K_i)
+            if k == 1:
+                assert stepped["pixels"] != start["pixels"]
+                page.screenshot("platt-step")
+
+        page.page.locator("button.svmpg-run").first.click()
+        done = page.state()
+        assert "Done" in done["stepStatus"]
+        assert page.page.locator("button.svmpg-step").first.is_disabled()
+        assert done["nSv"] == np.count_nonzero(solution.alpha > 0)
+        up, low = index_sets(solution.alpha, y, start["C"])
+        assert up.any() and low.any()
+        page.screenshot("platt-end")
+
+        # a change of C starts again from alpha = 0
+        page.page.locator("input.svmpg-C").first.fill("-1")
+        again = page.state()
+        assert again["steps"] == 0
+        assert not page.page.locator("button.svmpg-step").first.is_disabled()
+    finally:
+        page.close()
+    assert not page.errors, f"JavaScript errors: {page.errors}"
+
+
+def test_retraining_time_for_200_points(browser):
+    rng = np.random.default_rng(17)
+    X = np.clip(
+        np.vstack(
+            [
+                rng.normal([0.6, 0.4], 0.9, size=(100, 2)),
+                rng.normal([-0.6, -0.4], 0.9, size=(100, 2)),
+            ]
+        ),
+        [-2.9, -1.9],
+        [2.9, 1.9],
+    )
+    points = [
+        [a, b, label]
+        for (a, b), label in zip(X, [1] * 100 + [-1] * 100, strict=True)
+    ]
+    page = Page(browser, TUNING)
+    try:
+        page.js("p.setPoints(arg);", points)
+        timings = page.js(
+            """
+            const slider = p.root.querySelector('input.svmpg-sigma');
+            const out = [];
+            for (const v of [-0.5, -0.4, -0.3, -0.2, -0.1, 0.0, 0.1,
+                             -0.6, -0.7, -0.25, -0.35]) {
+                slider.value = String(v);
+                const t0 = performance.now();
+                slider.dispatchEvent(new Event('input'));
+                const t1 = performance.now();
+                out.push({total: t1 - t0, train: p.lastTiming.trainMs,
+                          nSv: Number(p.root.dataset.nSv), sigma: p.sigma,
+                          steps: Number(p.root.dataset.steps)});
+            }
+            return out;
+            """
+        )
+        last = page.state()
+        page.screenshot("tuning-200-points")
+    finally:
+        page.close()
+    assert not page.errors, f"JavaScript errors: {page.errors}"
+    assert len(last["points"]) == 200
+    assert last["nSv"] == expected_support_vectors(last)
+    train = statistics.median(t["train"] for t in timings)
+    total = statistics.median(t["total"] for t in timings)
+    print(
+        f"\nretraining after a slider move, 200 points, RBF, C = "
+        f"{last['C']:g}, {len(timings)} moves of sigma: median "
+        f"{train:.1f} ms to train (Gram matrix and SMO; max "
+        f"{max(t['train'] for t in timings):.1f} ms, "
+        f"{statistics.median(t['steps'] for t in timings):.0f} SMO steps), "
+        f"{total:.1f} ms with the redraw"
+    )
+    print(json.dumps(timings))
+
+
+def test_still_image_without_javascript(browser):
+    for relative, name in ((TUNING, "tuning"), (PLATT, "platt")):
+        page = Page(browser, relative, javascript=False)
+        try:
+            loaded = page.page.evaluate(
+                "async () => { const img = document.querySelector("
+                "'div.svm-playground img.svmpg-still');"
+                " if (!img) return null;"
+                " if (!img.complete) await new Promise(r =>"
+                " { img.onload = img.onerror = r; });"
+                " return img.naturalWidth; }"
+            )
+            assert page.page.locator("canvas.svmpg-canvas").count() == 0
+            shot = page.screenshot(f"{name}-nojs")
+        finally:
+            page.close()
+        assert loaded, f"{relative}: the still image did not load"
+        assert shot.is_file()
