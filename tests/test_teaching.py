@@ -711,14 +711,23 @@ def test_off_limits_names_and_the_grader_itself():
         ("import svmlib.teaching", True),
         ("def two_variable_step():\n    pass", True),  # the student's own
         ("x = smo.other", True),
+        # a student's function of the same name as an imported one
+        ("from svmlib.kernels import rbf_kernel", False),
+        ("def rbf_kernel(X):\n    return X\n\nK = rbf_kernel(1)", True),
     ]
-    forbidden = {"svmlib.solvers.smo.two_variable_step", "svmlib.teaching"}
+    forbidden = {
+        "svmlib.solvers.smo.two_variable_step",
+        "svmlib.teaching",
+        "svmlib.kernels.rbf_kernel",
+    }
     assert off_limits_uses(cells, forbidden) == [
         set(),
         {"svmlib.solvers.smo.two_variable_step"},
         {"svmlib.solvers.smo.two_variable_step"},
         {"svmlib.teaching"},
         {"svmlib.teaching"},
+        set(),
+        set(),
         set(),
         set(),
     ]

@@ -64,6 +64,18 @@ def _bind_imports(tree, aliases, uses, forbidden):
     uses.discard(None)
 
 
+def _defined(tree):
+    """Names that a cell binds by ``def``, ``class`` or assignment."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                             ast.ClassDef)):  # fmt: skip
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+    return names
+
+
 def off_limits_uses(cells, forbidden):
     """Off-limits names that each student cell refers to.
 
@@ -98,6 +110,8 @@ def off_limits_uses(cells, forbidden):
     for source, by_student in cells:
         tree, uses = _parse(source), set()
         if tree is not None:
+            for name in _defined(tree):  # the student's own, not an alias
+                aliases.pop(name, None)
             _bind_imports(tree, aliases, uses, forbidden)
             for node in ast.walk(tree):
                 if isinstance(node, (ast.Name, ast.Attribute)):
