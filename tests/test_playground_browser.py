@@ -132,9 +132,15 @@ class Page:
             " pixels: p.canvas.toDataURL()};"
         )
 
+    def canvas_box(self):
+        """The canvas's box in the viewport, scrolled into view first."""
+        canvas = self.page.locator("canvas.svmpg-canvas").first
+        canvas.scroll_into_view_if_needed()
+        return canvas.bounding_box()
+
     def click_world(self, x1, x2, shift=False):
         """Click the canvas at the point (x1, x2) of the plot."""
-        box = self.page.locator("canvas.svmpg-canvas").first.bounding_box()
+        box = self.canvas_box()
         px, py = self.js("return p.toPixel(arg[0], arg[1]);", [x1, x2])
         if shift:
             self.page.keyboard.down("Shift")
@@ -145,8 +151,18 @@ class Page:
     def screenshot(self, name):
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"playground-{name}.png"
-        self.root.scroll_into_view_if_needed()
-        self.root.screenshot(path=str(path))
+        # the whole page laid out, clipped to the playground: the theme's
+        # sticky header stays at the top of the page, off the playground
+        self.page.evaluate(
+            "() => { document.activeElement && document.activeElement.blur();"
+            " window.scrollTo(0, 0); }"
+        )
+        box = self.page.evaluate(
+            "() => { const r = document.querySelector('div.svm-playground')"
+            ".getBoundingClientRect(); return {x: r.x + window.scrollX,"
+            " y: r.y + window.scrollY, width: r.width, height: r.height}; }"
+        )
+        self.page.screenshot(path=str(path), full_page=True, clip=box)
         print(f"screenshot: {path.relative_to(ROOT)}")
         return path
 
@@ -207,7 +223,7 @@ def test_sweep_playground_follows_clicks_sliders_and_keys(browser):
         assert clicked["nSv"] == expected_support_vectors(clicked)
 
         # drag the last point away
-        box = page.page.locator("canvas.svmpg-canvas").first.bounding_box()
+        box = page.canvas_box()
         x, y = page.js("return p.toPixel(0.0, 0.1);")
         page.page.mouse.move(box["x"] + x, box["y"] + y)
         page.page.mouse.down()

@@ -748,8 +748,14 @@
       ctx.lineWidth = 3;
       ctx.strokeStyle = "#7b2cbf";
       ctx.stroke();
+      // the label on a white halo, readable over points and lines
+      var label = names[m][1] + " = " + k;
+      ctx.lineWidth = 4;
+      ctx.strokeStyle = "#ffffff";
+      ctx.lineJoin = "round";
+      ctx.strokeText(label, p[0] + 13, p[1] - 9);
       ctx.fillStyle = "#4a1486";
-      ctx.fillText(names[m][1] + " = " + k, p[0] + 13, p[1] - 9);
+      ctx.fillText(label, p[0] + 13, p[1] - 9);
     }
   };
 
@@ -818,7 +824,7 @@
           " support vectors of " + c.n + " points \u00b7 "
         ),
         span("svmpg-steps", String(state.nIter)),
-        document.createTextNode(" SMO steps"),
+        document.createTextNode(state.nIter === 1 ? " SMO step" : " SMO steps"),
       ];
       if (this.finished) {
         var violation = state.violation();
