@@ -1,10 +1,10 @@
 """What the grader runs inside a submission's kernel, before the student's.
 
 The grader does not import this module in the kernel (that would load
-nbgrader there); it sends this file's source and calls :func:`install`.
+nbgrader there); it sends this file's source and calls ``install``.
 The module uses the standard library and IPython only.
 
-:func:`install` does three things:
+``install`` does three things:
 
 * **an audit hook** (``sys.addaudithook``, PEP 578; it cannot be removed
   once added) that records what the code in the kernel tries to do outside

@@ -5,7 +5,7 @@
   edition shows them (the hidden tests removed, as nbgrader's
   ``generate_feedback`` does, and an error inside a hidden test reported
   without its code).
-* :func:`feedback_paths` names one feedback file per submission from its
+* ``feedback_paths`` names one feedback file per submission from its
   path (``submitted/alice/03_smo.ipynb`` -> ``alice/03_smo.ipynb``), so
   that no two students' files collide.
 * :func:`update_csv` keeps one CSV of grades: re-grading a notebook

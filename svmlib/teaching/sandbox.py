@@ -15,7 +15,7 @@ the grader talks to the kernel over Unix sockets in the submission's
 folder), its own process table, and, when the grader runs as root, the
 unprivileged user ``nobody`` (uid 65534). Without bubblewrap the grader
 says so in every report: the kernel then runs with the grader's
-permissions, in the temporary folder (:data:`ISOLATION_NOTE`).
+permissions, in the temporary folder (``ISOLATION_NOTE``).
 
 The instructors' page (``instructors.md``) says what this does and does
 not protect against, and how to grade a large class in a container.
