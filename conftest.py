@@ -15,19 +15,21 @@ Two things happen here.
    ``-x``), is not cached, and the build executes it itself.
 """
 
-import os
+import sys
 import time
 from pathlib import Path
 
 import nbformat
 import pytest
 
-os.environ["SVMBOOK_HEADLESS"] = "1"
-# nbval's kernels inherit this environment: with MPLBACKEND=Agg they would
-# draw no figures, and the build reuses their outputs (see _ext/headless.py)
-os.environ.pop("MPLBACKEND", None)
-
 BOOK_ROOT = Path(__file__).parent
+sys.path.insert(0, str(BOOK_ROOT / "_ext"))
+from headless import kernel_environment  # noqa: E402
+
+# nbval's kernels inherit this environment, as the build's kernels do (see
+# _ext/headless.py): SVMBOOK_HEADLESS=1, no MPLBACKEND (figures drawn), the
+# same OpenBLAS kernels on every x86-64 machine (the same last digits)
+kernel_environment()
 EXECUTION_CACHE = BOOK_ROOT / "_build" / ".jupyter_cache"
 
 
