@@ -123,6 +123,10 @@ class Workspace:
             NUMBA_CACHE_DIR=str(self.home / ".numba"),
             PYTHONDONTWRITEBYTECODE="1",
         )
+        # the data folder as the sandbox binds it: by its real path (a
+        # path through a symbolic link may not exist in the sandbox)
+        for folder in data_roots():
+            env["SVMLIB_DATA_DIR"] = folder
         return env
 
     def __enter__(self):
