@@ -16,9 +16,13 @@ extension sets what it leaves to the book:
   resolves;
 * the parts' captions lose their numeral ("I. From margins to the dual"
   is part I already in LaTeX);
+* XeLaTeX stops at the first LaTeX error instead of asking what to do
+  (``LATEXOPTS``, read by the Makefile that jupyter-book runs, unless the
+  environment sets it), so that a broken PDF fails the build;
 * the title page says "Version" (the book's version: ``_ext/version.py``).
 """
 
+import os
 import re
 
 from docutils import nodes
@@ -98,8 +102,16 @@ class PartCaptions(SphinxPostTransform):
                 node["caption"] = PART_NUMERAL.sub("", caption)
 
 
+def stop_on_errors(app):
+    if app.builder.format == "latex":
+        os.environ.setdefault(
+            "LATEXOPTS", "-interaction=nonstopmode -halt-on-error"
+        )
+
+
 def setup(app):
     app.connect("config-inited", configure, priority=900)
+    app.connect("builder-inited", stop_on_errors)
     app.add_post_transform(ExerciseReferences)
     app.add_post_transform(PartCaptions)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
