@@ -14,6 +14,9 @@ extension sets what it leaves to the book:
   sphinx-exercise leaves unresolved in LaTeX ("Exercise ??": it handles
   references within a chapter only), is made the same-chapter kind it
   resolves;
+* a solution's title keeps the space before its link ("Solution to
+  Exercise 1": LaTeX drops the one that sphinx-exercise puts inside the
+  link, and printed "Solution toExercise 1");
 * the parts' captions lose their numeral ("I. From margins to the dual"
   is part I already in LaTeX);
 * XeLaTeX stops at the first LaTeX error instead of asking what to do
@@ -27,6 +30,7 @@ import re
 
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx_exercise.nodes import solution_node
 
 CLASS_FILE = "_latex/svmbook.cls"
 PART_NUMERAL = re.compile(r"^[IVXLC]+\.\s+")
@@ -84,6 +88,25 @@ class ExerciseReferences(SphinxPostTransform):
                 node["refid"] = label
 
 
+class SolutionTitles(SphinxPostTransform):
+    """A space between "Solution to" and the link to the exercise."""
+
+    builders = ("latex",)
+    default_priority = 30  # after sphinx-exercise's titles (priority 20-22)
+
+    def run(self):
+        for node in self.document.findall(solution_node):
+            title = node.children[0]
+            for k, child in enumerate(title.children[:-1]):
+                followed_by_link = isinstance(
+                    title.children[k + 1], nodes.reference
+                )
+                if isinstance(child, nodes.Text) and followed_by_link:
+                    text = child.astext()
+                    if not text.endswith(" "):
+                        title.replace(child, nodes.Text(text + " "))
+
+
 class PartCaptions(SphinxPostTransform):
     """Part captions without the numeral that LaTeX's ``\\part`` prints.
 
@@ -113,5 +136,6 @@ def setup(app):
     app.connect("config-inited", configure, priority=900)
     app.connect("builder-inited", stop_on_errors)
     app.add_post_transform(ExerciseReferences)
+    app.add_post_transform(SolutionTitles)
     app.add_post_transform(PartCaptions)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
