@@ -51,7 +51,7 @@ class FramePlayer:
     -----
     Displayed in Jupyter (``_repr_mimebundle_``), the player gives
     ``text/html`` (the JavaScript player, every frame), ``image/png``
-    (:data:`STILLS` evenly spaced frames at :data:`STILL_DPI`, in a grid)
+    (``STILLS`` evenly spaced frames at ``STILL_DPI``, in a grid)
     and ``text/plain``.
 
     Examples
@@ -85,7 +85,7 @@ class FramePlayer:
         Returns
         -------
         list of int
-            At most :data:`STILLS` distinct positions in ``self.frames``,
+            At most ``STILLS`` distinct positions in ``self.frames``,
             increasing, the first 0 and the last ``len(self.frames) - 1``.
         """
         last = len(self.frames) - 1
