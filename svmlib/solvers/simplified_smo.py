@@ -29,7 +29,7 @@ from .._validation import (
 from ..duality import dual_objective_from_errors, max_violation
 from ..gram import as_gram, column_blas_threads
 from ._common import SolverResult, warn_not_converged
-from .smo import snap_to_bounds, step_bounds
+from .smo import step_bounds
 
 __all__ = ["simplified_smo"]
 
@@ -37,8 +37,23 @@ __all__ = ["simplified_smo"]
 MIN_CHANGE = 1e-5
 
 
+def _snap_to_bounds(alpha, C, scale):
+    """Clip alpha to [0, C], snapping values within rounding onto a bound.
+
+    The rule that ``svmlib.solvers.smo`` used before its exact placement at
+    the ends of the segment; kept here so that the handout's algorithm, and
+    the chapter's numbers, stay as they were.
+    """
+    eps = 1e-12 * max(scale, 1.0)
+    if alpha <= eps:
+        return 0.0
+    if alpha >= C - eps:
+        return C
+    return alpha
+
+
 def _kkt_violated(alpha_i, y_i, E_i, C, tol):
-    """The handout's KKT test on y_i E_i = y_i f(x_i) - 1.
+    """Tell whether alpha_i fails the handout's KKT test on y_i E_i.
 
     Violated when (y_i E_i < -tol and alpha_i < C) or
     (y_i E_i > tol and alpha_i > 0).
@@ -62,7 +77,7 @@ def _threshold(
     alpha_j,
     C,
 ):
-    """The new b by the handout's rules (17)-(19)."""
+    """Return the new b by the handout's rules (17)-(19)."""
     b1 = b - E_i - y_i * delta_i * K_ii - y_j * delta_j * K_ij
     b2 = b - E_j - y_j * delta_j * K_jj - y_i * delta_i * K_ij
     if 0 < alpha_i < C:
@@ -170,14 +185,14 @@ def simplified_smo(
                 eta = diagonal[i] + diagonal[j] - 2.0 * K_i[j]
                 if eta <= 0:
                     continue
-                alpha_j = snap_to_bounds(
+                alpha_j = _snap_to_bounds(
                     min(max(alpha[j] + y[j] * (E[i] - E[j]) / eta, L), H),
                     C,
                     alpha[i] + alpha[j],
                 )
                 if abs(alpha_j - alpha[j]) < MIN_CHANGE:
                     continue
-                alpha_i = snap_to_bounds(
+                alpha_i = _snap_to_bounds(
                     alpha[i] + y[i] * y[j] * (alpha[j] - alpha_j),
                     C,
                     alpha[i] + alpha[j],
