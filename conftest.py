@@ -12,7 +12,11 @@ Two things happen here.
    the code cells). ``jupyter-book build`` then finds it there and does not
    execute it a second time: ``pytest`` followed by the build runs every
    chapter once. A notebook that failed, or was only partly run (``-k``,
-   ``-x``), is not cached, and the build executes it itself.
+   ``-x``), is not cached, and the build executes it itself. Nor is any
+   notebook run under the second numerical configuration
+   (``SVMBOOK_SECOND_CONFIG=1``, see ``_ext/headless.py``): that run only
+   checks that the checked outputs hold there too; the book shows the
+   first configuration's.
 """
 
 import sys
@@ -24,7 +28,7 @@ import pytest
 
 BOOK_ROOT = Path(__file__).parent
 sys.path.insert(0, str(BOOK_ROOT / "_ext"))
-from headless import kernel_environment  # noqa: E402
+from headless import kernel_environment, second_configuration  # noqa: E402
 
 # nbval's kernels inherit this environment, as the build's kernels do (see
 # _ext/headless.py): SVMBOOK_HEADLESS=1, no MPLBACKEND (figures drawn), the
@@ -68,7 +72,7 @@ def pytest_runtest_teardown(item, nextitem):
     if nextitem is not None and nextitem.parent is item.parent:
         return
     run = _runs.pop(item.parent, None)
-    if run is not None and run.passed:
+    if run is not None and run.passed and not second_configuration():
         _cache_executed(item.parent, run)
 
 
