@@ -139,6 +139,19 @@ def squared_norms(X):
     Returns
     -------
     ndarray of shape (n,), the dtype of X
+        The squared Euclidean norms of the rows.
+
+    References
+    ----------
+    Book chapter: *Kernels* (part II), where the Gram matrix of the Gaussian
+    kernel is built from the squared norms and one matrix product.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.kernels import squared_norms
+    >>> squared_norms(np.array([[0.0, 1.0], [1.0, 1.0]]))
+    array([1., 2.])
     """
     if sp.issparse(X):
         return np.asarray(X.multiply(X).sum(axis=1), dtype=X.dtype).ravel()
@@ -164,6 +177,22 @@ def linear_kernel(X, Z=None):
     ------
     ValueError
         If an input is not 2-D, contains NaN or infinity, or the widths differ.
+
+    References
+    ----------
+    Schölkopf & Smola (2002), *Learning with Kernels*, chapter 2. Book chapter:
+    *Kernels* (part II).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.kernels import linear_kernel
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0]])
+    >>> linear_kernel(X)
+    array([[1., 1.],
+           [1., 2.]])
+    >>> linear_kernel(X, X[:1]).shape
+    (2, 1)
     """
     return Linear()(X, Z)
 
@@ -188,12 +217,29 @@ def polynomial_kernel(X, Z=None, *, degree=3, gamma=1.0, coef0=1.0):
     Returns
     -------
     K : ndarray of shape (n, m)
+        Gram matrix, float32 if ``X`` is float32, float64 otherwise.
 
     Raises
     ------
     ValueError
         If ``degree`` is not an integer >= 1, ``gamma`` is not positive, or
         the inputs are invalid (see :func:`linear_kernel`).
+
+    References
+    ----------
+    Schölkopf & Smola (2002), *Learning with Kernels*, section 2.1 (polynomial
+    kernels and their monomial feature maps). Book chapter: *Kernels* (part
+    II).
+
+    Examples
+    --------
+    (x . z + 1)^2 on two points:
+
+    >>> import numpy as np
+    >>> from svmlib.kernels import polynomial_kernel
+    >>> polynomial_kernel(np.array([[0.0, 1.0], [1.0, 1.0]]), degree=2)
+    array([[4., 4.],
+           [4., 9.]])
     """
     return Polynomial(degree=degree, gamma=gamma, coef0=coef0)(X, Z)
 
@@ -217,11 +263,29 @@ def rbf_gamma(sigma=None, gamma=None):
     Returns
     -------
     gamma : float
+        1 / (2 sigma^2) if ``sigma`` is given, else ``gamma``.
 
     Raises
     ------
     ValueError
         If both or neither are given, or the one given is not positive.
+
+    References
+    ----------
+    Book chapter: *Kernels* (part II), the Gaussian kernel in the book's and
+    scikit-learn's parametrizations.
+
+    Examples
+    --------
+    >>> from svmlib.kernels import rbf_gamma
+    >>> rbf_gamma(sigma=2.0)
+    0.125
+    >>> rbf_gamma(gamma=0.125)
+    0.125
+    >>> rbf_gamma(sigma=2.0, gamma=0.125)
+    Traceback (most recent call last):
+    ...
+    ValueError: Give either sigma or gamma for the RBF kernel, not both.
     """
     if sigma is not None and gamma is not None:
         raise ValueError(
@@ -244,8 +308,9 @@ def squared_distances(X, Z=None):
     Parameters
     ----------
     X : array-like or sparse matrix of shape (n, d)
+        First set of points.
     Z : array-like or sparse matrix of shape (m, d), default=None
-        ``None`` means ``X``.
+        Second set of points; ``None`` means ``X``.
 
     Returns
     -------
@@ -258,6 +323,19 @@ def squared_distances(X, Z=None):
     ValueError
         If an input is not 2-D, contains NaN or infinity, or the widths
         differ.
+
+    References
+    ----------
+    Book chapter: *Kernels* (part II): the Gaussian kernel's Gram matrix from
+    one matrix product.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.kernels import squared_distances
+    >>> squared_distances(np.array([[0.0, 1.0], [1.0, 1.0]]))
+    array([[0., 1.],
+           [1., 0.]])
     """
     X, Z = _as_pair(X, Z)
     x_sq = squared_norms(X)
@@ -300,6 +378,25 @@ def rbf_kernel(X, Z=None, *, sigma=None, gamma=None):
     ValueError
         If both or neither of ``sigma`` and ``gamma`` are given, the one given
         is not positive, or the inputs are invalid.
+
+    References
+    ----------
+    Schölkopf & Smola (2002), *Learning with Kernels*, section 2.3. Book
+    chapter: *Kernels* (part II).
+
+    Examples
+    --------
+    sigma = 1 and gamma = 0.5 are the same kernel: exp(-1/2) off the diagonal.
+
+    >>> import numpy as np
+    >>> from svmlib.kernels import rbf_kernel
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0]])
+    >>> rbf_kernel(X, sigma=1.0)
+    array([[1.        , 0.60653066],
+           [0.60653066, 1.        ]])
+    >>> K_sigma, K_gamma = rbf_kernel(X, sigma=1.0), rbf_kernel(X, gamma=0.5)
+    >>> bool(np.array_equal(K_sigma, K_gamma))
+    True
     """
     return RBF(sigma=sigma, gamma=gamma)(X, Z)
 
@@ -330,6 +427,20 @@ def sigmoid_kernel(X, Z=None, *, gamma=1.0, coef0=0.0):
     ------
     ValueError
         If ``gamma`` is not positive or the inputs are invalid.
+
+    References
+    ----------
+    Schölkopf & Smola (2002), *Learning with Kernels*, section 4.6 (the sigmoid
+    kernel is not positive definite in general). Book chapter: *Kernels* (part
+    II).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.kernels import sigmoid_kernel
+    >>> sigmoid_kernel(np.array([[0.0, 1.0], [1.0, 1.0]]), gamma=0.5)
+    array([[0.46211716, 0.46211716],
+           [0.46211716, 0.76159416]])
     """
     return Sigmoid(gamma=gamma, coef0=coef0)(X, Z)
 
@@ -374,6 +485,16 @@ def exponential_kernel(X, Z=None, *, scale=1.0):
     ----------
     Schölkopf & Smola (2002), section 13.1 (the exponential of a kernel is a
     kernel); the book's source notes on hard-margin SMO with this kernel.
+
+    Examples
+    --------
+    exp(x . z / 2): e^(1/2) where x . z = 1, e where x . z = 2.
+
+    >>> import numpy as np
+    >>> from svmlib.kernels import exponential_kernel
+    >>> exponential_kernel(np.array([[0.0, 1.0], [1.0, 1.0]]), scale=0.5)
+    array([[1.64872127, 1.64872127],
+           [1.64872127, 2.71828183]])
     """
     return Exponential(scale=scale)(X, Z)
 
@@ -416,6 +537,12 @@ class Kernel:
     validated arrays (2-D, finite, same width, float32 or float64) if its
     kernel is not such a function.
 
+
+    References
+    ----------
+    Schölkopf & Smola (2002), *Learning with Kernels*, section 13.1 (the
+    closure rules). Book chapter: *Kernels* (part II), "A kernel algebra".
+
     Examples
     --------
     >>> import numpy as np
@@ -435,13 +562,39 @@ class Kernel:
     __array_ufunc__ = None
 
     def __call__(self, X, Z=None):
-        """The Gram matrix K(X, Z), shape (len(X), len(Z)); ``Z=None`` means X.
+        """Return the Gram matrix K(X, Z), with ``Z=None`` meaning X.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n, d)
+            First set of points.
+        Z : array-like or sparse matrix of shape (m, d), default=None
+            Second set of points; ``None`` means ``X``.
+
+        Returns
+        -------
+        K : ndarray of shape (n, m)
+            K(x_i, z_j); float32 if ``X`` is float32, float64 otherwise.
 
         Raises
         ------
         ValueError
             If an input is not 2-D, contains NaN or infinity, or the widths
             differ.
+
+        References
+        ----------
+        Schölkopf & Smola (2002), *Learning with Kernels*, section 2.2 (the
+        Gram matrix). Book chapter: *Kernels* (part II).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.kernels import Linear
+        >>> X, Z = np.array([[0.0, 1.0], [1.0, 1.0]]), np.array([[1.0, 0.0]])
+        >>> Linear()(X, Z)
+        array([[0.],
+               [1.]])
         """
         X, Z = _as_pair(X, Z)
         return self._gram(X, Z)
@@ -458,7 +611,7 @@ class Kernel:
         return self.from_inner_products(P, x_sq, z_sq)
 
     def from_inner_products(self, P, x_sq=None, z_sq=None):
-        """The Gram matrix from the inner products P = X Z^T, in place.
+        """Compute the Gram matrix from the inner products P = X Z^T, in place.
 
         Parameters
         ----------
@@ -479,6 +632,20 @@ class Kernel:
         NotImplementedError
             If this kernel is not a function of the inner products and
             norms (a subclass that implements ``_gram`` only).
+
+        References
+        ----------
+        Book chapter: *Kernels* (part II); a solver's kernel cache computes its
+        columns this way (``svmlib.gram``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.kernels import Polynomial
+        >>> X = np.array([[0.0, 1.0], [1.0, 1.0]])
+        >>> Polynomial(degree=2).from_inner_products(X @ X.T)
+        array([[4., 4.],
+               [4., 9.]])
         """
         raise NotImplementedError(
             f"{type(self).__name__} implements neither "
@@ -493,6 +660,7 @@ class Kernel:
         )
 
     def __add__(self, other):
+        """Return ``self + other``: a sum of kernels, or K + c for c >= 0."""
         if isinstance(other, Kernel):
             return Sum(self, other)
         if is_real(other):
@@ -500,12 +668,14 @@ class Kernel:
         return NotImplemented
 
     def __radd__(self, other):
+        """Return ``other + self`` for a number ``other``."""
         # makes sum([k1, k2, ...]) work: it starts from 0
         if is_real(other):
             return self if other == 0 else Sum(Constant(other), self)
         return NotImplemented
 
     def __mul__(self, other):
+        """Return ``self * other``: a product of kernels, or c K for c > 0."""
         if isinstance(other, Kernel):
             return Product(self, other)
         if is_real(other):
@@ -513,12 +683,34 @@ class Kernel:
         return NotImplemented
 
     def __rmul__(self, other):
+        """Return ``other * self`` for a number ``other``."""
         if is_real(other):
             return Scaled(other, self)
         return NotImplemented
 
     def exp(self):
-        """The kernel exp(K(x, z)), element-wise (:class:`Exp`)."""
+        """Return the kernel exp(K(x, z)), element-wise (:class:`Exp`).
+
+        Returns
+        -------
+        Exp
+            The kernel object whose Gram matrix is exp of this one's.
+
+        References
+        ----------
+        Schölkopf & Smola (2002), section 13.1 (the exponential of a kernel
+        is a kernel).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.kernels import Linear
+        >>> k = Linear().exp()
+        >>> k
+        exp(Linear())
+        >>> k(np.array([[1.0, 1.0]]))
+        array([[7.3890561]])
+        """
         return Exp(self)
 
     def _wrapped(self, precedence):
@@ -535,10 +727,12 @@ class _Combination(Kernel):
 
     @property
     def uses_norms(self):
+        """Whether either kernel needs the squared norms."""
         return self.first.uses_norms or self.second.uses_norms
 
     @property
     def computes_from_products(self):
+        """Whether both kernels are functions of the inner products."""
         return (
             self.first.computes_from_products
             and self.second.computes_from_products
@@ -551,6 +745,24 @@ class Sum(_Combination):
     Parameters
     ----------
     first, second : Kernel
+        The two kernels.
+
+    References
+    ----------
+    Schölkopf & Smola (2002), *Learning with Kernels*, section 13.1. Book
+    chapter: *Kernels* (part II), "A kernel algebra".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.kernels import Constant, Linear, Sum
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0]])
+    >>> k = Sum(Linear(), Constant(1.0))
+    >>> k
+    Linear() + 1
+    >>> k(X)
+    array([[2., 2.],
+           [2., 3.]])
     """
 
     _precedence = 1
@@ -561,11 +773,13 @@ class Sum(_Combination):
         return K
 
     def from_inner_products(self, P, x_sq=None, z_sq=None):
+        """Compute K from the inner products (see the base class)."""
         K = self.first.from_inner_products(P.copy(), x_sq, z_sq)
         K += self.second.from_inner_products(P, x_sq, z_sq)
         return K
 
     def __repr__(self):
+        """Return the expression that builds this kernel."""
         return f"{self.first._wrapped(1)} + {self.second._wrapped(1)}"
 
 
@@ -578,6 +792,24 @@ class Product(_Combination):
     Parameters
     ----------
     first, second : Kernel
+        The two kernels.
+
+    References
+    ----------
+    Schölkopf & Smola (2002), *Learning with Kernels*, section 13.1 and the
+    Schur product theorem. Book chapter: *Kernels* (part II), "A kernel
+    algebra".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.kernels import Linear
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0]])
+    >>> Linear() * Linear()
+    Linear() * Linear()
+    >>> (Linear() * Linear())(X)
+    array([[1., 1.],
+           [1., 4.]])
     """
 
     _precedence = 2
@@ -588,11 +820,13 @@ class Product(_Combination):
         return K
 
     def from_inner_products(self, P, x_sq=None, z_sq=None):
+        """Compute K from the inner products (see the base class)."""
         K = self.first.from_inner_products(P.copy(), x_sq, z_sq)
         K *= self.second.from_inner_products(P, x_sq, z_sq)
         return K
 
     def __repr__(self):
+        """Return the expression that builds this kernel."""
         return f"{self.first._wrapped(2)} * {self.second._wrapped(2)}"
 
 
@@ -604,6 +838,7 @@ class Scaled(Kernel):
     factor : float
         Positive factor.
     kernel : Kernel
+        The kernel K1 that is scaled.
 
     Raises
     ------
@@ -611,6 +846,24 @@ class Scaled(Kernel):
         If ``factor`` is not a positive finite number (c K is positive
         semi-definite only for c > 0: a negative multiple of a kernel is not
         a kernel).
+
+    References
+    ----------
+    Schölkopf & Smola (2002), *Learning with Kernels*, section 13.1. Book
+    chapter: *Kernels* (part II), "A kernel algebra".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.kernels import Linear
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0]])
+    >>> (2 * Linear())(X)
+    array([[2., 2.],
+           [2., 4.]])
+    >>> -1 * Linear()  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: A kernel can only be scaled by a positive number ..., got -1.
     """
 
     _precedence = 2
@@ -629,17 +882,24 @@ class Scaled(Kernel):
         K = self.kernel._gram(X, Z)
         return K * K.dtype.type(self.factor)
 
-    uses_norms = property(lambda self: self.kernel.uses_norms)
-    computes_from_products = property(
-        lambda self: self.kernel.computes_from_products
-    )
+    @property
+    def uses_norms(self):
+        """Whether the inner kernel needs the squared norms."""
+        return self.kernel.uses_norms
+
+    @property
+    def computes_from_products(self):
+        """Whether the inner kernel is a function of the inner products."""
+        return self.kernel.computes_from_products
 
     def from_inner_products(self, P, x_sq=None, z_sq=None):
+        """Compute K from the inner products (see the base class)."""
         K = self.kernel.from_inner_products(P, x_sq, z_sq)
         K *= K.dtype.type(self.factor)
         return K
 
     def __repr__(self):
+        """Return the expression that builds this kernel."""
         return f"{self.factor:g} * {self.kernel._wrapped(2)}"
 
 
@@ -655,6 +915,20 @@ class Constant(Kernel):
     ------
     ValueError
         If ``value`` is negative or not finite.
+
+    References
+    ----------
+    Schölkopf & Smola (2002), *Learning with Kernels*, section 13.1. Book
+    chapter: *Kernels* (part II), "A kernel algebra".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.kernels import Constant
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0]])
+    >>> Constant(0.5)(X)
+    array([[0.5, 0.5],
+           [0.5, 0.5]])
     """
 
     def __init__(self, value):
@@ -664,10 +938,12 @@ class Constant(Kernel):
         return np.full((X.shape[0], Z.shape[0]), self.value, dtype=X.dtype)
 
     def from_inner_products(self, P, x_sq=None, z_sq=None):
+        """Compute K from the inner products (see the base class)."""
         P.fill(self.value)
         return P
 
     def __repr__(self):
+        """Return the expression that builds this kernel."""
         return f"{self.value:g}"
 
 
@@ -681,6 +957,22 @@ class Exp(Kernel):
     Parameters
     ----------
     kernel : Kernel
+        The kernel K1.
+
+    References
+    ----------
+    Schölkopf & Smola (2002), *Learning with Kernels*, section 13.1 (the
+    exponential of a kernel is a kernel). Book chapter: *Kernels* (part II), "A
+    kernel algebra".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.kernels import Exp, Linear
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0]])
+    >>> Exp(Linear())(X)
+    array([[2.71828183, 2.71828183],
+           [2.71828183, 7.3890561 ]])
     """
 
     def __init__(self, kernel):
@@ -690,16 +982,23 @@ class Exp(Kernel):
         K = self.kernel._gram(X, Z)
         return np.exp(K)
 
-    uses_norms = property(lambda self: self.kernel.uses_norms)
-    computes_from_products = property(
-        lambda self: self.kernel.computes_from_products
-    )
+    @property
+    def uses_norms(self):
+        """Whether the inner kernel needs the squared norms."""
+        return self.kernel.uses_norms
+
+    @property
+    def computes_from_products(self):
+        """Whether the inner kernel is a function of the inner products."""
+        return self.kernel.computes_from_products
 
     def from_inner_products(self, P, x_sq=None, z_sq=None):
+        """Compute K from the inner products (see the base class)."""
         K = self.kernel.from_inner_products(P, x_sq, z_sq)
         return np.exp(K, out=K)
 
     def __repr__(self):
+        """Return the expression that builds this kernel."""
         return f"exp({self.kernel!r})"
 
 
@@ -713,12 +1012,29 @@ def _check_kernel(kernel, name):
 
 
 class Linear(Kernel):
-    """The linear kernel x . z as a kernel object (see ``linear_kernel``)."""
+    """The linear kernel x . z as a kernel object (see ``linear_kernel``).
+
+    References
+    ----------
+    Schölkopf & Smola (2002), *Learning with Kernels*, chapter 2. Book chapter:
+    *Kernels* (part II).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.kernels import Linear
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0]])
+    >>> Linear()(X)
+    array([[1., 1.],
+           [1., 2.]])
+    """
 
     def from_inner_products(self, P, x_sq=None, z_sq=None):
+        """Compute K from the inner products (see the base class)."""
         return P
 
     def __repr__(self):
+        """Return the expression that builds this kernel."""
         return "Linear()"
 
 
@@ -728,15 +1044,31 @@ class Polynomial(Kernel):
     Parameters
     ----------
     degree : int, default=3
+        Degree of the polynomial, at least 1.
     gamma : float, default=1.0
+        Scale of the inner product, positive.
     coef0 : float, default=1.0
-        As in ``polynomial_kernel``; for ``coef0 < 0`` the kernel is not PSD
-        in general.
+        Constant term, as in ``polynomial_kernel``; for ``coef0 < 0`` the
+        kernel is not PSD in general.
 
     Raises
     ------
     ValueError
         If ``degree`` is not an integer >= 1 or ``gamma`` is not positive.
+
+    References
+    ----------
+    Schölkopf & Smola (2002), *Learning with Kernels*, section 2.1. Book
+    chapter: *Kernels* (part II).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.kernels import Polynomial
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0]])
+    >>> Polynomial(degree=2)(X)
+    array([[4., 4.],
+           [4., 9.]])
     """
 
     def __init__(self, degree=3, gamma=1.0, coef0=1.0):
@@ -745,11 +1077,13 @@ class Polynomial(Kernel):
         self.coef0 = check_real(coef0, "coef0")
 
     def from_inner_products(self, P, x_sq=None, z_sq=None):
+        """Compute K from the inner products (see the base class)."""
         P *= self.gamma
         P += self.coef0
         return np.power(P, self.degree, out=P)
 
     def __repr__(self):
+        """Return the expression that builds this kernel."""
         return (
             f"Polynomial(degree={self.degree}, gamma={self.gamma:g}, "
             f"coef0={self.coef0:g})"
@@ -762,13 +1096,33 @@ class RBF(Kernel):
     Parameters
     ----------
     sigma : float, optional
+        Kernel width (the book's parameter), positive.
     gamma : float, optional
-        Exactly one of them, as in ``rbf_kernel``.
+        scikit-learn's parameter, positive. Exactly one of ``sigma`` and
+        ``gamma``, as in ``rbf_kernel``.
 
     Raises
     ------
     ValueError
         If both or neither are given, or the one given is not positive.
+
+    References
+    ----------
+    Schölkopf & Smola (2002), *Learning with Kernels*, section 2.3. Book
+    chapter: *Kernels* (part II).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.kernels import RBF
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0]])
+    >>> RBF(sigma=1.0)(X)
+    array([[1.        , 0.60653066],
+           [0.60653066, 1.        ]])
+    >>> RBF(sigma=1.0, gamma=0.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: Give either sigma or gamma for the RBF kernel, not both.
     """
 
     def __init__(self, sigma=None, gamma=None):
@@ -780,11 +1134,13 @@ class RBF(Kernel):
     uses_norms = True
 
     def from_inner_products(self, P, x_sq=None, z_sq=None):
+        """Compute K from the inner products (see the base class)."""
         K = _distances_from_products(P, x_sq, z_sq)
         K *= -self._gamma
         return np.exp(K, out=K)
 
     def __repr__(self):
+        """Return the expression that builds this kernel."""
         if self.sigma is not None:
             return f"RBF(sigma={self.sigma:g})"
         return f"RBF(gamma={self.gamma:g})"
@@ -799,12 +1155,28 @@ class Sigmoid(Kernel):
     Parameters
     ----------
     gamma : float, default=1.0
+        Scale of the inner product, positive.
     coef0 : float, default=0.0
+        Offset inside the tanh.
 
     Raises
     ------
     ValueError
         If ``gamma`` is not positive.
+
+    References
+    ----------
+    Schölkopf & Smola (2002), *Learning with Kernels*, section 4.6. Book
+    chapter: *Kernels* (part II).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.kernels import Sigmoid
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0]])
+    >>> Sigmoid(gamma=0.5)(X)
+    array([[0.46211716, 0.46211716],
+           [0.46211716, 0.76159416]])
     """
 
     def __init__(self, gamma=1.0, coef0=0.0):
@@ -812,11 +1184,13 @@ class Sigmoid(Kernel):
         self.coef0 = check_real(coef0, "coef0")
 
     def from_inner_products(self, P, x_sq=None, z_sq=None):
+        """Compute K from the inner products (see the base class)."""
         P *= self.gamma
         P += self.coef0
         return np.tanh(P, out=P)
 
     def __repr__(self):
+        """Return the expression that builds this kernel."""
         return f"Sigmoid(gamma={self.gamma:g}, coef0={self.coef0:g})"
 
 
@@ -831,21 +1205,40 @@ class Exponential(Kernel):
     Parameters
     ----------
     scale : float, default=1.0
+        The factor s in front of the inner product, positive.
 
     Raises
     ------
     ValueError
         If ``scale`` is not positive.
+
+    References
+    ----------
+    Schölkopf & Smola (2002), *Learning with Kernels*, section 13.1. Book
+    chapter: *Kernels* (part II).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.kernels import Exponential, Linear
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0]])
+    >>> Exponential(scale=0.5)(X)
+    array([[1.64872127, 1.64872127],
+           [1.64872127, 2.71828183]])
+    >>> bool(np.allclose(Exponential(0.5)(X), (0.5 * Linear()).exp()(X)))
+    True
     """
 
     def __init__(self, scale=1.0):
         self.scale = check_positive(scale, "scale")
 
     def from_inner_products(self, P, x_sq=None, z_sq=None):
+        """Compute K from the inner products (see the base class)."""
         P *= self.scale
         return np.exp(P, out=P)
 
     def __repr__(self):
+        """Return the expression that builds this kernel."""
         return f"Exponential(scale={self.scale:g})"
 
 
@@ -854,7 +1247,7 @@ KERNEL_NAMES = ("linear", "poly", "rbf", "sigmoid")
 
 
 def kernel_from_name(name, *, gamma=1.0, degree=3, coef0=0.0):
-    """The kernel object that scikit-learn's SVC means by ``kernel=name``.
+    """Return the kernel that scikit-learn's SVC means by ``kernel=name``.
 
     ====================  ================================  ================
     ``name``              K(x, z)                           object
@@ -890,6 +1283,12 @@ def kernel_from_name(name, *, gamma=1.0, degree=3, coef0=0.0):
     ValueError
         If ``name`` is not one of :data:`KERNEL_NAMES`, or a parameter that
         the kernel uses is invalid.
+
+    References
+    ----------
+    Chang & Lin (2011), "LIBSVM: a library for support vector machines",
+    section 2 (the four kernels and their parameters). Book chapter:
+    *Kernels* (part II).
 
     Examples
     --------
@@ -997,11 +1396,14 @@ class ExponentialRandomFeatures(TransformerMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-        y : ignored
+            Training data; only its width is used.
+        y : None
+            Ignored.
 
         Returns
         -------
-        self
+        self : ExponentialRandomFeatures
+            The fitted transformer.
 
         Raises
         ------
@@ -1009,6 +1411,20 @@ class ExponentialRandomFeatures(TransformerMixin, BaseEstimator):
             For parameters outside their ranges (checked first, by
             scikit-learn's ``_parameter_constraints``), or X not a finite
             2-D array.
+
+        References
+        ----------
+        Rahimi & Recht (2007), "Random features for large-scale kernel
+        machines", algorithm 1 (frequencies drawn from the kernel's Fourier
+        transform).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.kernels import ExponentialRandomFeatures
+        >>> features = ExponentialRandomFeatures(3, random_state=0)
+        >>> features.fit(np.zeros((4, 2))).frequencies_.shape
+        (3, 2)
         """
         X = validate_data(self, X, dtype=np.float64)
         rng = check_random_state(self.random_state)
@@ -1018,7 +1434,41 @@ class ExponentialRandomFeatures(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        """The features phi(X), shape (n_samples, 2 n_components), float64."""
+        """Return the features phi(X).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points of the width seen by ``fit``.
+
+        Returns
+        -------
+        Phi : ndarray of shape (n_samples, 2 n_components), float64
+            The cosines then the sines, times the envelope
+            exp(scale ||x||^2 / 2) / sqrt(n_components).
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If ``fit`` has not been called.
+        ValueError
+            If X is not a finite 2-D array of the fitted width.
+
+        References
+        ----------
+        Rahimi & Recht (2007), "Random features for large-scale kernel
+        machines"; book chapter: *Kernels* (part II), random features.
+
+        Examples
+        --------
+        At x = 0 the sines vanish and each cosine is 1 / sqrt(m):
+
+        >>> import numpy as np
+        >>> from svmlib.kernels import ExponentialRandomFeatures
+        >>> features = ExponentialRandomFeatures(4, random_state=0)
+        >>> features.fit(np.ones((3, 2))).transform(np.zeros((1, 2)))
+        array([[0.5, 0.5, 0.5, 0.5, 0. , 0. , 0. , 0. ]])
+        """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         projection = X @ self.frequencies_.T
