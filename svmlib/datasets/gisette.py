@@ -45,7 +45,7 @@ N_FEATURES = 5000
 
 
 def _read_matrix(path, n_columns):
-    """A whitespace-separated integer text file as an int16 array.
+    """Read a whitespace-separated integer text file as an int16 array.
 
     Read with pandas' C parser (numpy's text readers are much slower on the
     5000 columns).
@@ -69,7 +69,7 @@ def _read_labels(path, n_rows):
 
 
 def load_gisette(data_home=None, download=True):
-    """The labelled parts of GISETTE: 6000 training, 1000 validation examples.
+    """Load the labelled parts of GISETTE: 6000 training, 1000 validation.
 
     Parameters
     ----------
@@ -97,6 +97,18 @@ def load_gisette(data_home=None, download=True):
     I. Guyon, S. Gunn, A. Ben-Hur, G. Dror, "Result analysis of the NIPS 2003
     feature selection challenge", NIPS 17 (2004); UCI Machine Learning
     Repository, "Gisette".
+
+    Examples
+    --------
+    The files are read from the data folder (see
+    :func:`svmlib.datasets.get_data_home`), downloaded only if allowed:
+
+    >>> import tempfile
+    >>> from svmlib.datasets import load_gisette
+    >>> load_gisette(tempfile.mkdtemp(), download=False)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    OSError: gisette_train.data is not in ... and download=False. ...
     """
     folder = get_data_home(data_home) / "gisette"
     paths = {
@@ -120,7 +132,7 @@ REGION_ROWS, REGION_COLUMNS = (4, 16), (6, 22)
 
 
 def _region_pixels(rows=REGION_ROWS, columns=REGION_COLUMNS):
-    """Indices into the 784 pixels of the rectangle ``rows`` x ``columns``."""
+    """Return the indices of the 784 pixels in the rectangle rows x columns."""
     row, column = np.divmod(np.arange(784), 28)
     region = (
         (row >= rows[0])
@@ -157,7 +169,7 @@ def make_gisette_like(
     data_home=None,
     download=True,
 ):
-    """A Gisette-style data set built from MNIST 4s and 9s (published recipe).
+    """Build a Gisette-style data set from MNIST 4s and 9s (published recipe).
 
     Recipe (after Guyon et al. 2004): pixels sampled uniformly at random from
     the top-middle region of the image (rows 4-15, columns 6-21), where a 4

@@ -25,6 +25,8 @@ import numpy as np
 import pooch
 
 __all__ = [
+    "MNIST_FILES",
+    "MNIST_URLS",
     "deskew",
     "load_mnist",
     "get_data_home",
@@ -59,7 +61,7 @@ _IDX_DTYPES = {0x08: np.uint8}
 
 
 def get_data_home(data_home=None):
-    """The data folder: ``data_home``, else ``$SVMLIB_DATA_DIR``, or a default.
+    """Return the data folder: ``data_home``, ``$SVMLIB_DATA_DIR`` or default.
 
     Parameters
     ----------
@@ -80,6 +82,12 @@ def get_data_home(data_home=None):
     >>> from svmlib.datasets import get_data_home
     >>> get_data_home("course_data") == Path("course_data")
     True
+
+    References
+    ----------
+    The book's README, section "Data" (the data folder and
+    ``SVMLIB_DATA_DIR``); scikit-learn's ``sklearn.datasets.get_data_home``
+    works alike.
     """
     if data_home is not None:
         return Path(data_home)
@@ -110,6 +118,7 @@ def fetch_file(folder, name, sha256, urls, download=True):
     Returns
     -------
     pathlib.Path
+        ``folder / name``, whose SHA-256 is ``sha256``.
 
     Raises
     ------
@@ -133,6 +142,11 @@ def fetch_file(folder, name, sha256, urls, download=True):
     Traceback (most recent call last):
     ...
     OSError: ...hello.txt is corrupt: its SHA-256 is 2cf24dba...
+
+    References
+    ----------
+    pooch (Uieda et al. 2020), whose ``retrieve`` downloads and verifies the
+    file.
     """
     folder = Path(folder)
     path = folder / name
@@ -207,6 +221,11 @@ def read_idx(path):
     >>> read_idx(path)
     array([[0, 1, 2],
            [3, 4, 5]], dtype=uint8)
+
+    References
+    ----------
+    Y. LeCun, C. Cortes and C. J. C. Burges, "The MNIST database of
+    handwritten digits", the section "File formats for the MNIST database".
     """
     with gzip.open(path, "rb") as f:
         raw = f.read()
@@ -257,7 +276,7 @@ def _read_mnist_part(folder, prefix, download):
 
 
 def load_mnist(digits=None, subset="all", data_home=None, download=True):
-    """The MNIST handwritten digits, as flat pixel vectors in [0, 1].
+    """Load the MNIST handwritten digits, as flat pixel vectors in [0, 1].
 
     Parameters
     ----------

@@ -86,13 +86,33 @@ def make_separable(
     Returns
     -------
     X : ndarray of shape (n_samples, 2), float64
+        The points.
     y : ndarray of shape (n_samples,), float64 in {-1, +1}
+        Their labels.
 
     Raises
     ------
     ValueError
         If n_samples < 2, or margin, scale or angle is not a finite number
         (margin and scale must be > 0).
+
+    References
+    ----------
+    Book chapter: *Margins and the hinge loss* (part I), where the data and
+    the hard-margin SVM's margin on it are drawn.
+
+    Examples
+    --------
+    Every point is at least margin / 2 from the centre line, on its side:
+
+    >>> import numpy as np
+    >>> from svmlib.datasets import make_separable
+    >>> X, y = make_separable(50, margin=1.0, random_state=0)
+    >>> X.shape, y.dtype
+    ((50, 2), dtype('float64'))
+    >>> normal = np.array([np.cos(np.pi / 6), np.sin(np.pi / 6)])
+    >>> bool(np.all(y * (X @ normal) >= 0.5))
+    True
     """
     n_samples = check_int(n_samples, "n_samples", minimum=2)
     margin = check_positive(margin, "margin")
@@ -159,6 +179,23 @@ def make_outlier_data(
         If n_samples < 3, or a parameter is out of range (see
         :func:`make_separable`; outlier_position and outlier_shift must be
         finite).
+
+    References
+    ----------
+    Book chapter: *The soft margin* (part I), the hard-versus-soft-margin
+    experiments.
+
+    Examples
+    --------
+    The last point is the outlier, of class +1, at the signed distance
+    -0.6 x margin / 2 = -0.6 from the centre line:
+
+    >>> import numpy as np
+    >>> from svmlib.datasets import make_outlier_data
+    >>> X, y = make_outlier_data(20, margin=2.0, random_state=0)
+    >>> normal = np.array([np.cos(np.pi / 6), np.sin(np.pi / 6)])
+    >>> float(y[-1]), round(float(X[-1] @ normal), 12)
+    (1.0, -0.6)
     """
     # two classes and the outlier
     n_samples = check_int(n_samples, "n_samples", minimum=3)
@@ -207,7 +244,9 @@ def make_sine_separated(
     Returns
     -------
     X : ndarray of shape (n_samples, 2), float64
+        The points.
     y : ndarray of shape (n_samples,), float64 in {-1, +1}
+        Their labels.
 
     Raises
     ------
@@ -220,6 +259,22 @@ def make_sine_separated(
     After the toy data of the blog series' SMO experiments (book source
     004), which draws two elongated Gaussian clouds and keeps the points
     above sin(x1) + 0.5, respectively below sin(x1).
+
+    References
+    ----------
+    The blog series on SMO that is one of the book's sources (source 004);
+    book chapters: *Simplified SMO* and *Platt's SMO and working sets*.
+
+    Examples
+    --------
+    Without noise, every point is at least gap / 2 from the curve, on its
+    side:
+
+    >>> import numpy as np
+    >>> from svmlib.datasets import make_sine_separated
+    >>> X, y = make_sine_separated(100, gap=0.5, random_state=0)
+    >>> bool(np.all(y * (X[:, 1] - np.sin(X[:, 0])) >= 0.25))
+    True
     """
     n_samples = check_int(n_samples, "n_samples", minimum=2)
     noise = check_nonnegative(noise, "noise")
