@@ -149,6 +149,24 @@ def simplified_smo(
     O(n)); the cache holds them without the intercept,
     E_k = f(x_k) - b - y_k (the book's notation), and the handout's
     f(x_k) - y_k is E_k + b, used wherever the handout uses it.
+
+    References
+    ----------
+    A. Ng, CS229 lecture notes, "The simplified SMO algorithm", equations
+    (10)-(19) and its pseudo-code; Platt (1998), "Sequential minimal
+    optimization", for the two-variable step. Book chapter: *Simplified SMO*
+    (part III).
+
+    Examples
+    --------
+    Two points at +-1 on the first axis: alpha = (1/2, 1/2), b = 0:
+
+    >>> import numpy as np
+    >>> from svmlib.solvers import simplified_smo
+    >>> X = np.array([[1.0, 0.0], [-1.0, 0.0]])
+    >>> result = simplified_smo(X @ X.T, [1.0, -1.0], C=10.0, random_state=0)
+    >>> result.converged, result.alpha, result.b, result.dual_objective
+    (True, array([0.5, 0.5]), 0.0, 0.5)
     """
     gram = as_gram(K)
     y = check_labels(y, gram.n)
