@@ -17,6 +17,8 @@ import base64
 import io
 import math
 
+__all__ = ["FramePlayer", "STILLS", "STILL_DPI"]
+
 #: Frames in the still image, at most (first and last among them).
 STILLS = 4
 #: Resolution of each still frame, in dots per inch: print quality.
@@ -24,7 +26,7 @@ STILL_DPI = 120
 
 
 def _palette_png(buffer):
-    """The PNG in ``buffer`` with at most 256 colours, as bytes.
+    """Return the PNG in ``buffer`` with at most 256 colours, as bytes.
 
     Plots need no more colours, and the file is a few times smaller (the
     saved notebook carries it).
@@ -69,6 +71,12 @@ class FramePlayer:
     (``STILLS`` evenly spaced frames at ``STILL_DPI``, in a grid)
     and ``text/plain``.
 
+    References
+    ----------
+    matplotlib's ``animation.FuncAnimation`` and ``Animation.to_jshtml``;
+    IPython's rich display protocol (``_repr_mimebundle_``). The book's
+    rule that figures print: CONTRIBUTING.md, "Notebook conventions".
+
     Examples
     --------
     >>> import matplotlib
@@ -95,13 +103,28 @@ class FramePlayer:
         self._bundle = None
 
     def still_indices(self):
-        """Positions of the frames in the still: evenly spaced, ends kept.
+        """Return the positions of the frames shown in the still image.
+
+        Evenly spaced, the first and last frames kept.
 
         Returns
         -------
         list of int
             At most ``STILLS`` distinct positions in ``self.frames``,
             increasing, the first 0 and the last ``len(self.frames) - 1``.
+
+        References
+        ----------
+        The book's rule that figures print: CONTRIBUTING.md, "Notebook
+        conventions".
+
+        Examples
+        --------
+        >>> from svmlib.frames import FramePlayer
+        >>> FramePlayer(None, print, 10).still_indices()
+        [0, 3, 6, 9]
+        >>> FramePlayer(None, print, 2).still_indices()
+        [0, 1]
         """
         last = len(self.frames) - 1
         count = min(STILLS, last + 1)

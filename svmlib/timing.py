@@ -20,18 +20,48 @@ from dataclasses import dataclass
 import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
 
+__all__ = [
+    "MIN_REPEATS",
+    "MIN_SIZES",
+    "Comparison",
+    "Timing",
+    "Trend",
+    "blas_threads",
+    "compare",
+    "pinned_threads",
+    "scaling_exponent",
+    "time_call",
+    "time_once",
+]
+
+#: The fewest timed calls behind a median (:func:`time_call`,
+#: :func:`compare`).
 MIN_REPEATS = 3
+#: The fewest distinct sizes a trend is fitted to (:func:`scaling_exponent`).
 MIN_SIZES = 4
 
 
 def blas_threads():
-    """The number of threads the loaded BLAS libraries use now.
+    """Return the number of threads the loaded BLAS libraries use now.
 
     Returns
     -------
     int
         The largest ``num_threads`` over the BLAS libraries that
         threadpoolctl finds (1 if it finds none).
+
+    References
+    ----------
+    threadpoolctl's ``threadpool_info`` (the BLAS libraries loaded in the
+    process). The book's timing rules: CONTRIBUTING.md, "Every number
+    computed".
+
+    Examples
+    --------
+    >>> from svmlib.timing import blas_threads, pinned_threads
+    >>> with pinned_threads(1):
+    ...     blas_threads()
+    1
     """
     counts = [
         info["num_threads"]
@@ -60,6 +90,23 @@ def pinned_threads(threads=None):
     ------
     ValueError
         If ``threads`` is not a positive integer or None.
+
+    References
+    ----------
+    threadpoolctl's ``threadpool_limits``. The book's timing rules:
+    CONTRIBUTING.md, "Every number computed".
+
+    Examples
+    --------
+    >>> from svmlib.timing import blas_threads, pinned_threads
+    >>> with pinned_threads(1) as threads:
+    ...     threads, blas_threads()
+    (1, 1)
+    >>> with pinned_threads(0):
+    ...     pass
+    Traceback (most recent call last):
+    ...
+    ValueError: threads must be a positive int, got 0
     """
     if threads is None:
         threads = blas_threads()
@@ -103,6 +150,7 @@ class Timing:
         return float(np.ptp(self.seconds) / self.median)
 
     def __str__(self):
+        """Return the median, the number of runs and the thread count."""
         threads = f"{self.threads} BLAS thread{'s' * (self.threads != 1)}"
         if len(self.seconds) == 1:
             return (
@@ -169,11 +217,19 @@ def time_call(function, *, repeats=MIN_REPEATS, warmup=1, threads=None):
 
     Raises
     ------
+    TypeError
+        If ``function`` is not callable.
     ValueError
         If ``repeats < 3``, ``warmup < 0`` or ``threads`` is not positive.
 
+    References
+    ----------
+    Python's ``timeit`` documentation (repeated timings, the clock);
+    The book's timing rules: CONTRIBUTING.md, "Every number computed".
+
     Examples
     --------
+    >>> from svmlib.timing import time_call
     >>> t = time_call(lambda: sum(range(1000)))
     >>> len(t.seconds), t.warmup, t.result
     (3, 1, 499500)
@@ -214,8 +270,13 @@ def time_once(function, *, threads=None):
     ValueError
         If ``threads`` is not a positive integer or None.
 
+    References
+    ----------
+    The book's timing rules: CONTRIBUTING.md, "Every number computed".
+
     Examples
     --------
+    >>> from svmlib.timing import time_once
     >>> t = time_once(lambda: sum(range(1000)), threads=1)
     >>> len(t.seconds), t.warmup, t.threads, t.result
     (1, 0, 1, 499500)
@@ -244,11 +305,37 @@ class Comparison:
     baseline: str
 
     def ratio(self, name, baseline=None):
-        """Median time of ``name`` over that of ``baseline``."""
+        """Return the median time of ``name`` over that of ``baseline``.
+
+        Parameters
+        ----------
+        name : str
+            A contender.
+        baseline : str or None, default=None
+            The contender to divide by (None: the comparison's baseline).
+
+        Returns
+        -------
+        float
+            The ratio of the two medians.
+
+        References
+        ----------
+        The book's timing rules: CONTRIBUTING.md, "Every number computed".
+
+        Examples
+        --------
+        >>> from svmlib.timing import Comparison, Timing
+        >>> c = Comparison({"a": Timing((1.0, 2.0, 3.0), 1, 1),
+        ...                 "b": Timing((4.0, 4.0, 4.0), 1, 1)}, "a")
+        >>> c.ratio("b"), c.ratio("a", baseline="b")
+        (2.0, 0.5)
+        """
         reference = self.timings[baseline or self.baseline].median
         return self.timings[name].median / reference
 
     def __str__(self):
+        """Return a table of the medians and their ratios to the baseline."""
         width = max(map(len, self.timings))
         lines = [
             f"{name:<{width}}  {timing}  x{self.ratio(name):.2f}"
@@ -286,8 +373,13 @@ def compare(
         If ``functions`` is empty, ``baseline`` is not one of its names,
         or a count is invalid.
 
+    References
+    ----------
+    The book's timing rules: CONTRIBUTING.md, "Every number computed".
+
     Examples
     --------
+    >>> from svmlib.timing import compare
     >>> c = compare({"short": lambda: sum(range(10)),
     ...              "long": lambda: sum(range(100_000))})
     >>> list(c.timings), c.baseline, c.timings["long"].result
@@ -330,7 +422,9 @@ class Trend:
     monotone : bool
         Whether the medians increase with n.
     sizes : tuple of int
+        The sizes n, increasing.
     medians : tuple of float
+        The median times in seconds, in the order of ``sizes``.
     """
 
     exponent: float
@@ -349,6 +443,7 @@ class Trend:
         return self.monotone and self.stderr < 0.15
 
     def __str__(self):
+        """Return the exponent, its standard error and the verdict."""
         verdict = "" if self.clear else " (too noisy to tell)"
         return f"t ~ n^{self.exponent:.2f} +- {self.stderr:.2f}{verdict}"
 
@@ -374,8 +469,16 @@ def scaling_exponent(sizes, timings):
         If fewer than four sizes are given, the lengths differ, or a size
         is not positive.
 
+    References
+    ----------
+    Press, Teukolsky, Vetterling & Flannery (2007), *Numerical Recipes*,
+    3rd ed., section 15.2 (a straight line fitted by least squares, the
+    standard error of its slope), here on log t against log n. The book's
+    timing rules: CONTRIBUTING.md, "Every number computed".
+
     Examples
     --------
+    >>> from svmlib.timing import Timing, scaling_exponent
     >>> sizes = [100, 200, 400, 800]
     >>> fake = [Timing((n**2 * 1e-9,) * 3, 1, 1) for n in sizes]
     >>> round(scaling_exponent(sizes, fake).exponent, 6)
