@@ -26,12 +26,17 @@ __all__ = [
     "check_int",
     "check_labels",
     "check_max_iter",
+    "check_n_classes",
+    "check_n_support",
     "check_nonnegative",
+    "check_pairwise_decision",
     "check_positive",
     "check_real",
+    "check_sample_weight",
     "check_tol",
     "float_dtype",
     "is_real",
+    "positive_weight_points",
 ]
 
 
@@ -121,33 +126,203 @@ def check_tol(tol):
     return check_positive(tol, "tol")
 
 
+#: What ``max_iter=-1`` (scikit-learn's "no limit") becomes: the largest
+#: int64, a count no solver reaches.
+NO_LIMIT = int(np.iinfo(np.int64).max)
+
+
 def check_max_iter(max_iter, n):
-    """``max_iter``, or LIBSVM's default max(10^7, 100 n) when it is None.
+    """``max_iter`` as an int: LIBSVM's default for None, no limit for -1.
 
     Parameters
     ----------
     max_iter : int or None
-        Maximum number of iterations, >= 1.
+        Maximum number of iterations: an integer >= 1; -1 for no limit
+        (scikit-learn's convention, ``SVC(max_iter=-1)``); None for
+        LIBSVM's default max(10^7, 100 n).
     n : int
         Number of training points.
 
     Returns
     -------
     max_iter : int
+        :data:`NO_LIMIT` (the largest int64) for -1.
 
     Raises
     ------
     ValueError
-        If max_iter is neither None nor an integer >= 1.
+        If max_iter is neither None, -1 nor an integer >= 1.
 
     Notes
     -----
     LIBSVM's ``Solver::Solve`` (Chang & Lin 2011): at least 10^7 steps, and
     100 n for large n.
+
+    References
+    ----------
+    Chang & Lin (2011), "LIBSVM: a library for support vector machines",
+    section 4.1; scikit-learn's ``SVC(max_iter=-1)``.
+
+    Examples
+    --------
+    >>> from svmlib._validation import check_max_iter
+    >>> check_max_iter(None, 200_000), check_max_iter(50, 10)
+    (20000000, 50)
+    >>> check_max_iter(-1, 10) == NO_LIMIT
+    True
     """
     if max_iter is None:
         return max(10_000_000, 100 * n)
-    return check_int(max_iter, "max_iter")
+    if (
+        isinstance(max_iter, numbers.Integral)
+        and not isinstance(max_iter, bool)
+        and max_iter == -1
+    ):
+        return NO_LIMIT
+    if (
+        not isinstance(max_iter, numbers.Integral)
+        or isinstance(max_iter, bool)
+        or max_iter < 1
+    ):
+        raise ValueError(
+            "max_iter must be an integer >= 1, or -1 for no limit, got "
+            f"{max_iter!r}."
+        )
+    return int(max_iter)
+
+
+def check_n_classes(n_classes):
+    """The number of classes K as an int >= 2.
+
+    Parameters
+    ----------
+    n_classes : int
+        K, at least 2.
+
+    Returns
+    -------
+    n_classes : int
+
+    Raises
+    ------
+    ValueError
+        If n_classes is not an integer >= 2.
+
+    References
+    ----------
+    Hsu & Lin (2002), "A comparison of methods for multiclass support
+    vector machines"; book chapter *More than two classes*.
+
+    Examples
+    --------
+    >>> from svmlib._validation import check_n_classes
+    >>> check_n_classes(3)
+    3
+    """
+    return check_int(n_classes, "n_classes", minimum=2)
+
+
+def check_pairwise_decision(decision, n_classes):
+    """Pairwise decision values as a 2-D float64 array, one column per pair.
+
+    Parameters
+    ----------
+    decision : array-like of shape (n_samples, K (K - 1) / 2)
+        f_ij of the one-vs-one machines, pairs in LIBSVM's order.
+    n_classes : int
+        K >= 2.
+
+    Returns
+    -------
+    decision : ndarray of shape (n_samples, K (K - 1) / 2), float64
+
+    Raises
+    ------
+    ValueError
+        If n_classes is not an integer >= 2, decision is not numeric,
+        not 2-D with K (K - 1) / 2 columns, or holds NaN.
+
+    References
+    ----------
+    Hsu & Lin (2002); Chang & Lin (2011), section 7.
+
+    Examples
+    --------
+    >>> from svmlib._validation import check_pairwise_decision
+    >>> check_pairwise_decision([[0.5, -1.0, 2.0]], 3).shape
+    (1, 3)
+    """
+    n_classes = check_n_classes(n_classes)
+    n_pairs = n_classes * (n_classes - 1) // 2
+    decision = np.asarray(decision)
+    if not (
+        np.issubdtype(decision.dtype, np.number) or decision.dtype == np.bool_
+    ):
+        raise ValueError(
+            f"decision must hold numbers, got dtype {decision.dtype}."
+        )
+    if decision.ndim != 2 or decision.shape[1] != n_pairs:
+        raise ValueError(
+            f"decision must be of shape (n_samples, {n_pairs}): one column "
+            f"per pair of the {n_classes} classes, got shape "
+            f"{decision.shape}."
+        )
+    decision = decision.astype(np.float64, copy=False)
+    if np.isnan(decision).any():
+        raise ValueError("decision contains NaN.")
+    return decision
+
+
+def check_n_support(n_support, n_columns, name="dual_coef"):
+    """Support vectors per class as int64, checked against their total.
+
+    Parameters
+    ----------
+    n_support : array-like of shape (K,)
+        Number of support vectors of each class, K >= 2.
+    n_columns : int
+        The number of support vectors that the other arrays hold.
+    name : str, default="dual_coef"
+        The array that holds them, for the message.
+
+    Returns
+    -------
+    n_support : ndarray of shape (K,), int64
+
+    Raises
+    ------
+    ValueError
+        If n_support is not a 1-D array of K >= 2 non-negative integers
+        summing to ``n_columns``.
+
+    References
+    ----------
+    Chang & Lin (2011), section 7 (LIBSVM's model layout).
+
+    Examples
+    --------
+    >>> from svmlib._validation import check_n_support
+    >>> check_n_support([2, 1, 3], 6).tolist()
+    [2, 1, 3]
+    """
+    n_support = np.asarray(n_support)
+    valid = (
+        n_support.ndim == 1
+        and n_support.size >= 2
+        and np.issubdtype(n_support.dtype, np.integer)
+        and (n_support >= 0).all()
+    )
+    if not valid:
+        raise ValueError(
+            "n_support must be a 1-D array of K >= 2 non-negative integers "
+            f"(support vectors per class), got {n_support!r}."
+        )
+    if n_support.sum() != n_columns:
+        raise ValueError(
+            f"n_support sums to {n_support.sum()} support vectors but "
+            f"{name} has {n_columns}."
+        )
+    return n_support.astype(np.int64)
 
 
 def check_labels(y, n):
@@ -272,6 +447,131 @@ def _check_per_point_C(C, y):
                 "the points that can move all belong to one class."
             )
     return C
+
+
+def check_sample_weight(sample_weight, n):
+    """Sample weights as a finite float64 array of shape (n,).
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (n,) or None
+        One weight per training point; None gives ones.
+    n : int
+        Number of training points.
+
+    Returns
+    -------
+    sample_weight : ndarray of shape (n,), float64
+        Negative and zero weights are kept: :func:`positive_weight_points`
+        leaves their points out.
+
+    Raises
+    ------
+    ValueError
+        If sample_weight is not numeric, not of shape (n,), or holds NaN
+        or infinity; the message names ``sample_weight``.
+
+    References
+    ----------
+    scikit-learn's ``sklearn.utils.validation._check_sample_weight``.
+
+    Examples
+    --------
+    >>> from svmlib._validation import check_sample_weight
+    >>> check_sample_weight([1, 0.5, -1], 3).tolist()
+    [1.0, 0.5, -1.0]
+    >>> check_sample_weight(None, 2).tolist()
+    [1.0, 1.0]
+    """
+    if sample_weight is None:
+        return np.ones(n)
+    try:
+        weight = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(
+            "sample_weight must hold numbers, got "
+            f"{type(sample_weight).__name__}."
+        ) from None
+    if weight.shape != (n,):
+        raise ValueError(
+            f"sample_weight must be of shape ({n},), one weight per "
+            f"training point, got shape {weight.shape}."
+        )
+    if not np.all(np.isfinite(weight)):
+        bad = "NaN" if np.isnan(weight).any() else "infinity"
+        raise ValueError(
+            f"sample_weight contains {bad} (at index "
+            f"{int(np.flatnonzero(~np.isfinite(weight))[0])}); every "
+            "weight must be a finite number."
+        )
+    return weight
+
+
+def positive_weight_points(weight, y_index, classes):
+    """Indices of the points with weight > 0; every class must keep one.
+
+    The rule of LIBSVM, and of scikit-learn's ``SVC`` and ``LinearSVC``:
+    a point whose weight (sample weight times class weight) is zero or
+    negative is left out of the training problem.
+
+    Parameters
+    ----------
+    weight : ndarray of shape (n,)
+        The weight of each point.
+    y_index : ndarray of shape (n,), int
+        Class index of each point, into ``classes``.
+    classes : ndarray of shape (K,)
+        The class labels as the user gave them, for the messages.
+
+    Returns
+    -------
+    kept : ndarray of int
+        Indices of the points with positive weight, increasing.
+
+    Raises
+    ------
+    ValueError
+        If no point has a positive weight, or a class has none (the
+        message names the classes by their labels).
+
+    References
+    ----------
+    Chang & Lin (2011), section 6 (weighted C); scikit-learn's
+    ``BaseLibSVM.fit``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib._validation import positive_weight_points
+    >>> weight, y_index = np.array([1.0, -2.0, 0.5]), np.array([0, 1, 1])
+    >>> positive_weight_points(weight, y_index, np.array(["a", "b"])).tolist()
+    [0, 2]
+    """
+    kept = np.flatnonzero(weight > 0)
+    if kept.size == 0:
+        raise ValueError(
+            "Invalid input - all samples have zero or negative weights "
+            "(sample_weight times class_weight); at least one point of "
+            "each class needs a positive weight."
+        )
+    present = np.zeros(len(classes), dtype=bool)
+    present[y_index[kept]] = True
+    classes = np.asarray(classes)
+    if present.sum() == 1:
+        raise ValueError(
+            "Invalid input - all samples with positive weights belong to "
+            f"the same class, {classes[present][0]!r} (sample_weight times "
+            "class_weight); an SVM needs points of two classes."
+        )
+    missing = classes[~present]
+    if missing.size:
+        raise ValueError(
+            "Invalid input - no sample of the class"
+            f"{'es' if missing.size > 1 else ''} {missing.tolist()} has a "
+            "positive weight (sample_weight times class_weight); every "
+            "class of y needs one."
+        )
+    return kept
 
 
 def float_dtype(dtype):

@@ -22,11 +22,13 @@ members, so the solvers do not know which one they have:
 Book chapter: *Scaling up* (part III).
 """
 
+import threading
 from collections import OrderedDict
+from contextlib import contextmanager
 
 import numpy as np
 import scipy.sparse as sp
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController, threadpool_limits
 
 from ._validation import check_data, check_gram, check_positive, float_dtype
 from .kernels import Kernel, squared_norms
@@ -37,6 +39,7 @@ __all__ = [
     "as_gram",
     "gram_fits",
     "make_gram",
+    "blas_threads_scan",
     "column_blas_threads",
 ]
 
@@ -136,9 +139,8 @@ class CachedGram:
         self.kernel = kernel
         self.n = X.shape[0]
         itemsize = float_dtype(X.dtype).itemsize
-        self.max_columns = max(
-            2, int(cache_size * _MIB // (self.n * itemsize))
-        )
+        self.budget = int(cache_size * _MIB)
+        self.max_columns = max(2, self.budget // (self.n * itemsize))
         self._columns = OrderedDict()  # i -> (column, restriction or None)
         self._diagonal = _kernel_diagonal(X, kernel)
         uses_norms = self._one_pass and kernel.uses_norms
@@ -208,13 +210,84 @@ class CachedGram:
     def products(self, rows, cols, coef, chunk=1024):
         """K[rows][:, cols] @ coef, shape (len(rows),), float64.
 
-        Computed ``chunk`` columns at a time, so that memory stays bounded.
+        The gradient reconstruction that ends shrinking (LIBSVM's
+        ``reconstruct_gradient``). Computed block by block within the
+        memory budget ``cache_size``: blocks of at most ``chunk`` columns
+        (summed in the order of ``cols``) and as many rows as the budget
+        leaves, counting the kernel values (and their float64 copy), the
+        rows' and columns' points and the kernel's temporaries
+        (:func:`_products_blocks`). Each row's sum is the same whatever the
+        number of rows in a block.
+
+        Parameters
+        ----------
+        rows, cols : ndarray of int
+            Indices of the points of the result, and of the columns summed.
+        coef : ndarray of shape (len(cols),)
+            The weight of each column (alpha_s y_s in SMO).
+        chunk : int, default=1024
+            At most this many columns per block.
+
+        Returns
+        -------
+        ndarray of shape (len(rows),), float64
+
+        References
+        ----------
+        Chang & Lin (2011), section 5.2 (shrinking and gradient
+        reconstruction); book chapter *Scaling up*.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import CachedGram
+        >>> from svmlib.kernels import Linear
+        >>> X = np.arange(6.0).reshape(3, 2)
+        >>> gram = CachedGram(X, Linear(), cache_size=1)
+        >>> gram.products(np.array([0, 2]), np.array([1]), np.array([2.0]))
+        array([ 6., 46.])
         """
+        rows, cols = np.asarray(rows), np.asarray(cols)
+        coef = np.asarray(coef, dtype=np.float64)
         result = np.zeros(len(rows))
-        for start in range(0, len(cols), chunk):
-            part = slice(start, start + chunk)
-            result += self.block(rows, cols[part]) @ coef[part]
+        n_rows, n_cols = _products_blocks(
+            len(rows),
+            len(cols),
+            self.X.shape[1],
+            float_dtype(self.X.dtype).itemsize,
+            self.budget,
+            chunk,
+        )
+        for start in range(0, len(cols), n_cols):
+            part = slice(start, start + n_cols)
+            for first in range(0, len(rows), n_rows):
+                band = slice(first, first + n_rows)
+                result[band] += self.block(rows[band], cols[part]) @ coef[part]
         return result
+
+
+def _products_blocks(n_rows, n_cols, d, itemsize, budget, chunk):
+    """Rows and columns per block of :meth:`CachedGram.products`.
+
+    A block of r rows and c columns holds, at once, the points of its rows
+    and columns (gathered, and once more without their all-zero features:
+    2 (r + c) d values) and its kernel values: the inner products, a
+    second r x c array for a sum or product of kernels, and the float64
+    copy that the product with coef makes, 3 r c values counted at 8
+    bytes. The columns are halved until a block of one row fits, the rows
+    then fill what ``budget`` (bytes) leaves.
+    """
+    n_cols = max(1, min(n_cols, chunk))
+    item = max(itemsize, 8)
+
+    def cost(r, c):
+        return 2 * (r + c) * d * itemsize + 3 * r * c * item
+
+    while n_cols > 1 and cost(1, n_cols) > budget:
+        n_cols //= 2
+    per_row = 2 * d * itemsize + 3 * n_cols * item
+    spare = budget - 2 * n_cols * d * itemsize
+    return max(1, min(n_rows, spare // per_row)), n_cols
 
 
 def _kernel_diagonal(X, kernel, block=512):
@@ -299,6 +372,52 @@ def make_gram(X, kernel, cache_size):
     return CachedGram(X, kernel, cache_size)
 
 
+#: The thread-pool state of :func:`blas_threads_scan` and
+#: :func:`column_blas_threads`, per thread.
+_threads = threading.local()
+
+
+@contextmanager
+def blas_threads_scan():
+    """Context manager: one scan of the loaded BLAS libraries for many fits.
+
+    ``threadpoolctl.threadpool_limits`` finds the BLAS libraries by reading
+    the process's memory map (``/proc/self/maps``) every time it is entered:
+    about 1.7 ms, measured in issue 24. A one-vs-one fit solves K (K - 1) / 2
+    machines, each under :func:`column_blas_threads`: 44850 scans for 300
+    classes. Inside this context the libraries are found once, and every
+    :func:`column_blas_threads` only sets their thread counts (a few
+    microseconds). BLAS calls outside a solver (the Gram blocks of a pair)
+    keep all their threads.
+
+    Yields
+    ------
+    None
+
+    References
+    ----------
+    threadpoolctl's ``ThreadpoolController.limit``; book chapter *More than
+    two classes*.
+
+    Examples
+    --------
+    >>> from svmlib.gram import blas_threads_scan, column_blas_threads
+    >>> with blas_threads_scan():
+    ...     for machine in range(3):
+    ...         with column_blas_threads():
+    ...             pass  # one machine's solver
+    """
+    if getattr(_threads, "controller", None) is not None:
+        yield  # an enclosing scan serves
+        return
+    _threads.controller = ThreadpoolController()
+    try:
+        yield
+    finally:
+        _threads.controller = None
+
+
+@contextmanager
 def column_blas_threads():
     """Context manager: one BLAS thread while a solver runs.
 
@@ -308,5 +427,38 @@ def column_blas_threads():
     busy it is catastrophic: measured here on MNIST 3 vs 8 with n = 1000,
     0.37 s with one thread against 10.7 s with two. The dense Gram matrix is
     computed before the solver starts, with all threads.
+
+    Inside :func:`blas_threads_scan` the libraries found there are reused;
+    nested inside another ``column_blas_threads`` it does nothing.
+
+    Yields
+    ------
+    None
+
+    References
+    ----------
+    threadpoolctl's ``threadpool_limits``; book chapter *Scaling up*.
+
+    Examples
+    --------
+    >>> from threadpoolctl import threadpool_info
+    >>> from svmlib.gram import column_blas_threads
+    >>> with column_blas_threads():
+    ...     blas = [p for p in threadpool_info() if p["user_api"] == "blas"]
+    >>> all(p["num_threads"] == 1 for p in blas)
+    True
     """
-    return threadpool_limits(limits=1, user_api="blas")
+    if getattr(_threads, "single", False):
+        yield
+        return
+    controller = getattr(_threads, "controller", None)
+    if controller is None:
+        limiter = threadpool_limits(limits=1, user_api="blas")
+    else:
+        limiter = controller.limit(limits=1, user_api="blas")
+    with limiter:
+        _threads.single = True
+        try:
+            yield
+        finally:
+            _threads.single = False

@@ -7,11 +7,13 @@ import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model._base import LinearClassifierMixin, SparseCoefMixin
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval, Options, StrOptions
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, validate_data
+from sklearn.utils.validation import validate_data
 
+from ._validation import check_sample_weight, positive_weight_points
+from .multiclass import _fresh_fit
 from .solvers.dual_cd import LOSSES, dual_cd
 
 __all__ = ["LinearSVC"]
@@ -57,7 +59,8 @@ class LinearSVC(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
     random_state : int, RandomState instance or None, default=None
         Seeds the order in which coordinates are visited.
     max_iter : int, default=1000
-        Maximum passes over the data, per machine.
+        Maximum passes over the data, per machine, >= 1; -1 for no limit
+        (scikit-learn's convention for ``SVC``).
 
     Attributes
     ----------
@@ -94,7 +97,10 @@ class LinearSVC(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
         "class_weight": [StrOptions({"balanced"}), dict, None],
         "verbose": ["verbose"],
         "random_state": ["random_state"],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [
+            Interval(Integral, 1, None, closed="left"),
+            Options(Integral, {-1}),
+        ],
     }
 
     def __init__(
@@ -138,7 +144,9 @@ n_features)
         y : array-like of shape (n_samples,)
             Class labels, at least two classes.
         sample_weight : array-like of shape (n_samples,), optional
-            Multiplies C per point; a point with weight 0 is ignored.
+            Multiplies C per point; a point with weight <= 0 is left out
+            (as scikit-learn's ``LinearSVC``, whose LIBLINEAR model with a
+            negative weight is the one without the point, and ``SVC``).
 
         Returns
         -------
@@ -147,7 +155,11 @@ n_features)
         Raises
         ------
         ValueError
-            If ``dual=False``, y has one class, or the data are invalid.
+            If ``dual=False``, y has one class, a class has no point of
+            positive weight (named by its label), ``sample_weight`` is not
+            finite or of the wrong shape, the data are invalid, or the
+            features are so large that their squared norms overflow. A fit
+            that fails leaves the estimator unfitted.
         """
         if self.dual is False:
             raise ValueError(
@@ -155,32 +167,47 @@ n_features)
                 "descent); dual=False is not supported. Use dual=True or "
                 "'auto'."
             )
-        X, y = validate_data(
-            self, X, y, accept_sparse="csr", dtype=np.float64, order="C"
-        )
-        check_classification_targets(y)
-        self.classes_, y_index = np.unique(y, return_inverse=True)
-        if self.classes_.size < 2:
-            raise ValueError(
-                "LinearSVC needs two classes in y, got one class: "
-                f"{self.classes_.tolist()}."
+        with _fresh_fit(self):
+            X, y = validate_data(
+                self, X, y, accept_sparse="csr", dtype=np.float64, order="C"
             )
-        weight = compute_class_weight(
-            self.class_weight, classes=self.classes_, y=y
-        )[y_index] * _check_sample_weight(sample_weight, X)
-        n_classes = self.classes_.size
-        positives = [1] if n_classes == 2 else range(n_classes)
-        fits = self._train(X, y_index, self.C * weight, positives)
-        self.coef_ = np.vstack([fit.w for fit in fits])
-        self.intercept_ = np.array([fit.b for fit in fits])
-        self.n_iter_ = max(fit.n_iter for fit in fits)
+            check_classification_targets(y)
+            self.classes_, y_index = np.unique(y, return_inverse=True)
+            if self.classes_.size < 2:
+                raise ValueError(
+                    "LinearSVC needs two classes in y, got one class: "
+                    f"{self.classes_.tolist()}."
+                )
+            weight = compute_class_weight(
+                self.class_weight, classes=self.classes_, y=y
+            )[y_index] * check_sample_weight(sample_weight, y.size)
+            positive_weight_points(weight, y_index, self.classes_)
+            C = self.C * np.maximum(weight, 0.0)  # weight <= 0: left out
+            n_classes = self.classes_.size
+            positives = [1] if n_classes == 2 else range(n_classes)
+            fits = self._train(X, y_index, C, positives)
+            self.coef_ = np.vstack([fit.w for fit in fits])
+            self.intercept_ = np.array([fit.b for fit in fits])
+            self.n_iter_ = max(fit.n_iter for fit in fits)
+        if not all(fit.converged for fit in fits):
+            warnings.warn(
+                "LinearSVC failed to converge within max_iter="
+                f"{self.max_iter} passes; increase max_iter, or scale the "
+                "features.",
+                ConvergenceWarning,
+                stacklevel=3,  # the caller of fit, past _fit_context
+            )
         return self
 
     def _train(self, X, y_index, C, positives):
-        """One dual_cd machine per positive class index; one warning."""
+        """One dual_cd machine per positive class index.
+
+        The solver's own ConvergenceWarning is silenced (fit issues one for
+        all the machines); every other warning goes through.
+        """
         fits = []
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", ConvergenceWarning)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=ConvergenceWarning)
             for k in positives:
                 y = np.where(y_index == k, 1.0, -1.0)
                 fit = dual_cd(
@@ -197,14 +224,6 @@ n_features)
                         f"{fit.n_iter} passes, KKT gap {fit.kkt_violation:.3g}"
                     )
                 fits.append(fit)
-        if any(issubclass(w.category, ConvergenceWarning) for w in caught):
-            warnings.warn(
-                "LinearSVC failed to converge within max_iter="
-                f"{self.max_iter} passes; increase max_iter, or scale the "
-                "features.",
-                ConvergenceWarning,
-                stacklevel=4,  # the caller of fit, past _fit_context
-            )
         return fits
 
     def __sklearn_tags__(self):

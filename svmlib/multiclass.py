@@ -20,6 +20,7 @@ involves c, in the rows of ``dual_coef_`` (see :func:`fit_one_vs_one`).
 Book chapter: *More than two classes* (part II).
 """
 
+import heapq
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,12 +34,20 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 from tqdm import tqdm
 
-from ._validation import float_dtype
-from .gram import DenseGram, gram_fits, make_gram
+from ._validation import (
+    check_int,
+    check_n_classes,
+    check_n_support,
+    check_pairwise_decision,
+    float_dtype,
+)
+from .gram import DenseGram, blas_threads_scan, gram_fits, make_gram
 from .probability import cross_val_decision, fit_sigmoid
 
 __all__ = [
     "class_pairs",
+    "check_model_memory",
+    "PairSchedule",
     "TrainingKernel",
     "OneVsOneFit",
     "fit_one_vs_one",
@@ -64,8 +73,23 @@ def class_pairs(n_classes):
     Returns
     -------
     pairs : ndarray of shape (K (K - 1) / 2, 2), int
+
+    Raises
+    ------
+    ValueError
+        If ``n_classes`` is not an integer >= 2.
+
+    References
+    ----------
+    Chang & Lin (2011), section 7 (LIBSVM's order of the machines).
+
+    Examples
+    --------
+    >>> from svmlib.multiclass import class_pairs
+    >>> class_pairs(3).tolist()
+    [[0, 1], [0, 2], [1, 2]]
     """
-    i, j = np.triu_indices(n_classes, k=1)
+    i, j = np.triu_indices(check_n_classes(n_classes), k=1)
     return np.column_stack([i, j])
 
 
@@ -112,6 +136,7 @@ class TrainingKernel:
         fits = gram_fits(self.n, self.dtype, cache_size)
         self.K = kernel(X, X) if fits else None
         self._blocks = OrderedDict()  # class index -> its block with itself
+        self.kept_log = []  # (class, kept or not), one entry per change
         self._buffer = None  # memory for one pair's Gram matrix
 
     @classmethod
@@ -123,6 +148,7 @@ class TrainingKernel:
         training.K = K
         training.dtype = K.dtype
         training._blocks, training._buffer = OrderedDict(), None
+        training.kept_log = []
         return training
 
     def kept_classes(self):
@@ -202,8 +228,10 @@ class TrainingKernel:
         block = self.block(groups[c], groups[c])
         budget = self.cache_size * 2**20 - pair_size**2 * self.dtype.itemsize
         self._blocks[c] = block
+        self.kept_log.append((c, True))
         while self._blocks and _nbytes(self._blocks) > budget:
-            self._blocks.popitem(last=False)
+            dropped, _ = self._blocks.popitem(last=False)
+            self.kept_log.append((dropped, False))
         return block
 
     def block(self, rows, columns):
@@ -293,6 +321,152 @@ def next_pair(pairs, solved, kept):
     return max(unsolved, key=lambda pair: len(kept.intersection(pair)))
 
 
+class PairSchedule:
+    """The order of :func:`next_pair`, in O(1) amortised time per pair.
+
+    :func:`next_pair` states the rule by scanning every unsolved pair:
+    O(P) per machine, O(P^2) over the P = K (K - 1) / 2 machines (issue 24:
+    300 classes, 44850 machines, more than 20 s of scheduling alone). The
+    schedule gives the same pairs in the same order from three lazy
+    candidate lists, checked when they are read:
+
+    * a heap of the pairs whose two classes were kept when the second one
+      was (a pair of two kept classes);
+    * a heap holding, for each kept class, its first unsolved pair (each
+      class's pairs are visited once, by a pointer that only moves on);
+    * a pointer to the first unsolved pair of all.
+
+    The kept classes are read from the training kernel's ``kept_log``
+    (one entry per block kept or dropped), not rescanned.
+
+    Parameters
+    ----------
+    n_classes : int
+        K >= 2.
+    training : TrainingKernel, optional
+        Its ``kept_log`` tells which classes have their block kept; without
+        it, no class does (LIBSVM's order).
+
+    Raises
+    ------
+    ValueError
+        If ``n_classes`` is not an integer >= 2.
+
+    References
+    ----------
+    Chang & Lin (2011), section 7 (LIBSVM's order of the pairs); book
+    chapter *More than two classes*.
+
+    Examples
+    --------
+    >>> from svmlib.multiclass import PairSchedule
+    >>> schedule = PairSchedule(3)
+    >>> order = []
+    >>> for _ in range(3):
+    ...     pair = schedule.next_pair()
+    ...     schedule.solved(*pair)
+    ...     order.append(pair)
+    >>> order
+    [(0, 1), (0, 2), (1, 2)]
+    """
+
+    def __init__(self, n_classes, training=None):
+        self.n_classes = check_n_classes(n_classes)
+        self.pairs = [(int(i), int(j)) for i, j in class_pairs(n_classes)]
+        self._unsolved = [True] * len(self.pairs)
+        self._first = 0  # every pair before it is solved
+        self._partner = [0] * n_classes  # per class, likewise in its pairs
+        self._kept = set()
+        self._generation = [0] * n_classes
+        self._one = []  # (pair index, class, generation): one per kept class
+        self._two = []  # pair indices of two kept classes
+        self._training = training
+        self._log_read = 0
+
+    def _index(self, i, j):
+        """Position of the pair (i, j) or (j, i) in LIBSVM's order."""
+        i, j = min(i, j), max(i, j)
+        return i * (2 * self.n_classes - i - 1) // 2 + (j - i - 1)
+
+    def _first_pair_of(self, c):
+        """Index of the first unsolved pair of class c, or None."""
+        while self._partner[c] < self.n_classes - 1:
+            position = self._partner[c]
+            other = position if position < c else position + 1
+            p = self._index(c, other)
+            if self._unsolved[p]:
+                return p
+            self._partner[c] += 1
+        return None
+
+    def _keep(self, c):
+        if c in self._kept:
+            return
+        self._kept.add(c)
+        self._generation[c] += 1
+        p = self._first_pair_of(c)
+        if p is not None:
+            heapq.heappush(self._one, (p, c, self._generation[c]))
+        for other in self._kept:
+            if other != c and self._unsolved[self._index(c, other)]:
+                heapq.heappush(self._two, self._index(c, other))
+
+    def _drop(self, c):
+        self._kept.discard(c)
+        self._generation[c] += 1  # its entry in the heap is stale
+
+    def _read_log(self):
+        log = [] if self._training is None else self._training.kept_log
+        for c, kept in log[self._log_read :]:
+            if kept:
+                self._keep(c)
+            else:
+                self._drop(c)
+        self._log_read = len(log)
+
+    def next_pair(self):
+        """The next pair (i, j) to train, by the rule of :func:`next_pair`.
+
+        Returns
+        -------
+        tuple of int
+            An unsolved pair (i, j), i < j.
+
+        Raises
+        ------
+        StopIteration
+            When every pair is solved.
+        """
+        self._read_log()
+        two, one = self._two, self._one
+        while two:
+            i, j = self.pairs[two[0]]
+            if self._unsolved[two[0]] and {i, j} <= self._kept:
+                return i, j
+            heapq.heappop(two)
+        while one:
+            p, c, generation = one[0]
+            if generation != self._generation[c]:
+                heapq.heappop(one)
+            elif self._unsolved[p]:
+                return self.pairs[p]
+            else:
+                p = self._first_pair_of(c)
+                if p is None:
+                    heapq.heappop(one)
+                else:
+                    heapq.heapreplace(one, (p, c, generation))
+        while self._first < len(self.pairs):
+            if self._unsolved[self._first]:
+                return self.pairs[self._first]
+            self._first += 1
+        raise StopIteration("every pair is solved")
+
+    def solved(self, i, j):
+        """Mark the pair (i, j) as trained."""
+        self._unsolved[self._index(i, j)] = False
+
+
 def _check_class_indices(y_index, n_classes):
     """y_index as an array; ValueError unless it holds exactly 0 .. K - 1."""
     y_index = np.asarray(y_index)
@@ -308,6 +482,100 @@ def _check_class_indices(y_index, n_classes):
             "and nothing else."
         )
     return y_index
+
+
+def _available_memory():
+    """Bytes of memory available to this process, or None if unknown.
+
+    Linux's ``MemAvailable`` (``/proc/meminfo``), lowered to what a
+    cgroup v2 memory limit leaves (``/sys/fs/cgroup``).
+    """
+    available = None
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    available = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    try:
+        with open("/sys/fs/cgroup/memory.max") as limit_file:
+            limit = limit_file.read().strip()
+        with open("/sys/fs/cgroup/memory.current") as current_file:
+            current = int(current_file.read().strip())
+        if limit != "max" and available is not None:
+            available = min(available, int(limit) - current)
+    except (OSError, ValueError):
+        pass
+    return available
+
+
+def _format_bytes(size):
+    """A size in bytes as MiB, or GiB from 1 GiB on (3 digits)."""
+    if size >= 2**30:
+        return f"{size / 2**30:.3g} GiB"
+    return f"{size / 2**20:.3g} MiB"
+
+
+def check_model_memory(n_classes, n_samples, copies=1):
+    """Raise MemoryError if the pairwise model cannot fit in memory.
+
+    A one-vs-one model keeps the multipliers of every training point in
+    every machine: ``alpha`` of shape (K (K - 1) / 2, n_samples), float64,
+    a size that grows with the cube of K for classes of a fixed size (300
+    classes of 20 points: 44850 x 6000 values, 2.0 GiB). The check runs
+    before any kernel value is computed.
+
+    Parameters
+    ----------
+    n_classes : int
+        K >= 2.
+    n_samples : int
+        Number of training points, >= 0.
+    copies : int, default=1
+        How many such arrays exist at once (``svmlib.SVC`` holds two when
+        sample weights leave points out).
+
+    Returns
+    -------
+    needed : int
+        The bytes of the arrays.
+
+    Raises
+    ------
+    MemoryError
+        If ``needed`` exceeds the memory available (Linux's
+        ``MemAvailable``, within a cgroup's limit); the message names the
+        shape and both sizes. Without a way to know the available memory,
+        nothing is raised.
+    ValueError
+        If ``n_classes`` or ``n_samples`` is not a valid count.
+
+    References
+    ----------
+    Hsu & Lin (2002); book chapter *More than two classes*.
+
+    Examples
+    --------
+    >>> from svmlib.multiclass import check_model_memory
+    >>> check_model_memory(10, 60000)  # MNIST: 45 x 60000 float64
+    21600000
+    """
+    n_classes = check_n_classes(n_classes)
+    n_samples = check_int(n_samples, "n_samples", minimum=0)
+    n_pairs = n_classes * (n_classes - 1) // 2
+    needed = copies * n_pairs * n_samples * 8
+    available = _available_memory()
+    if available is not None and needed > available:
+        raise MemoryError(
+            f"A one-vs-one model of {n_classes} classes on {n_samples} "
+            f"points keeps alpha of shape ({n_pairs}, {n_samples}) float64"
+            f"{f' ({copies} copies)' if copies > 1 else ''}: "
+            f"{_format_bytes(needed)}, more than the "
+            f"{_format_bytes(available)} of memory available. Use fewer "
+            "classes or points, or a one-vs-rest model (OneVsRest)."
+        )
+    return needed
 
 
 def fit_one_vs_one(training, y_index, n_classes, solve, *, progress=False):
@@ -353,14 +621,18 @@ def fit_one_vs_one(training, y_index, n_classes, solve, *, progress=False):
     Chang & Lin (2011), section 7 (LIBSVM's layout of the model).
     """
     y_index = _check_class_indices(y_index, n_classes)
-    pairs = [(int(i), int(j)) for i, j in class_pairs(n_classes)]
+    check_model_memory(n_classes, y_index.size)
+    schedule = PairSchedule(n_classes, training)  # next_pair's order
+    pairs = schedule.pairs
     groups = [np.flatnonzero(y_index == c) for c in range(n_classes)]
     solved = {}  # (i, j) -> (members, result), in the order of solving
-    for _ in tqdm(pairs, desc="one-vs-one machines", disable=not progress):
-        i, j = next_pair(pairs, solved, training.kept_classes())
-        members, gram = training.pair_gram(groups, i, j)
-        y_pm = np.where(y_index[members] == i, 1.0, -1.0)
-        solved[i, j] = members, solve(gram, y_pm, members)
+    with blas_threads_scan():  # BLAS libraries found once for all machines
+        for _ in tqdm(pairs, desc="one-vs-one machines", disable=not progress):
+            i, j = schedule.next_pair()
+            members, gram = training.pair_gram(groups, i, j)
+            y_pm = np.where(y_index[members] == i, 1.0, -1.0)
+            solved[i, j] = members, solve(gram, y_pm, members)
+            schedule.solved(i, j)
     results = [solved[pair] for pair in pairs]  # LIBSVM's order
 
     alpha = np.zeros((len(pairs), y_index.size))
@@ -474,7 +746,34 @@ def ovo_decision(K, dual_coef, intercept, n_support):
     -------
     decision : ndarray of shape (n_samples, K (K - 1) / 2), float64
         Columns in the order of :func:`class_pairs`.
+
+    Raises
+    ------
+    ValueError
+        If the shapes disagree: K not 2-D, ``n_support`` not K >= 2
+        non-negative counts summing to K's columns, ``dual_coef`` not of
+        shape (K - 1, n_SV), ``intercept`` not of shape (K (K - 1) / 2,).
+
+    References
+    ----------
+    Chang & Lin (2011), section 7; book chapter *More than two classes*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.multiclass import ovo_decision
+    >>> K = np.array([[1.0, 0.0], [0.0, 1.0]])  # two points, two SVs
+    >>> ovo_decision(K, np.array([[1.0, -1.0]]), np.array([0.5]), [1, 1])
+    array([[ 1.5],
+           [-0.5]])
     """
+    K = np.asarray(K) if not hasattr(K, "shape") else K
+    if K.ndim != 2:
+        raise ValueError(
+            f"K must be 2-D (points x support vectors), got shape {K.shape}."
+        )
+    n_support = check_n_support(n_support, K.shape[1], name="K")
+    dual_coef, intercept = _check_model(dual_coef, intercept, n_support)
     starts = np.concatenate([[0], np.cumsum(n_support)])
     pairs = class_pairs(len(n_support))
     decision = np.empty((K.shape[0], len(pairs)))
@@ -508,7 +807,34 @@ def ovo_coef(dual_coef, n_support, support_vectors):
     -------
     coef : ndarray of shape (K (K - 1) / 2, d), float64
         Rows in the order of :func:`class_pairs`.
+
+    Raises
+    ------
+    ValueError
+        If ``n_support`` is not K >= 2 non-negative counts summing to the
+        rows of ``support_vectors``, or ``dual_coef`` is not of shape
+        (K - 1, n_SV).
+
+    References
+    ----------
+    Chang & Lin (2011), section 7; scikit-learn's ``SVC.coef_``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.multiclass import ovo_coef
+    >>> sv = np.array([[1.0, 0.0], [0.0, 2.0]])
+    >>> ovo_coef(np.array([[0.5, -0.5]]), [1, 1], sv)
+    array([[ 0.5, -1. ]])
     """
+    if getattr(support_vectors, "ndim", 2) != 2:
+        raise ValueError(
+            f"support_vectors must be 2-D, got shape {support_vectors.shape}."
+        )
+    n_support = check_n_support(
+        n_support, support_vectors.shape[0], name="support_vectors"
+    )
+    dual_coef, _ = _check_model(dual_coef, None, n_support)
     starts = np.concatenate([[0], np.cumsum(n_support)])
     rows = []
     for i, j in class_pairs(len(n_support)):
@@ -519,6 +845,27 @@ def ovo_coef(dual_coef, n_support, support_vectors):
             + support_vectors[block_j].T @ dual_coef[i, block_j]
         )
     return np.vstack(rows).astype(np.float64, copy=False)
+
+
+def _check_model(dual_coef, intercept, n_support):
+    """dual_coef (K - 1, n_SV) and intercept (K (K - 1) / 2,) as float64."""
+    n_classes, n_sv = n_support.size, int(n_support.sum())
+    dual_coef = np.asarray(dual_coef, dtype=np.float64)
+    if dual_coef.shape != (n_classes - 1, n_sv):
+        raise ValueError(
+            f"dual_coef must be of shape ({n_classes - 1}, {n_sv}) for "
+            f"{n_classes} classes and {n_sv} support vectors, got "
+            f"{dual_coef.shape}."
+        )
+    if intercept is not None:
+        n_pairs = n_classes * (n_classes - 1) // 2
+        intercept = np.asarray(intercept, dtype=np.float64)
+        if intercept.shape != (n_pairs,):
+            raise ValueError(
+                f"intercept must be of shape ({n_pairs},), one b per pair "
+                f"of the {n_classes} classes, got {intercept.shape}."
+            )
+    return dual_coef, intercept
 
 
 def _pair_indicators(n_classes):
@@ -542,9 +889,26 @@ def ovo_votes(decision, n_classes):
     votes : ndarray of shape (n_samples, K), float64
         Each row sums to K (K - 1) / 2. The predicted class is the first
         argmax (ties go to the smaller class index, as in LIBSVM).
+
+    Raises
+    ------
+    ValueError
+        If ``n_classes`` is not an integer >= 2, or ``decision`` is not
+        2-D with K (K - 1) / 2 columns, or holds NaN.
+
+    References
+    ----------
+    Knerr, Personnaz & Dreyfus (1990); Chang & Lin (2011), section 7.
+
+    Examples
+    --------
+    >>> from svmlib.multiclass import ovo_votes
+    >>> ovo_votes([[1.0, 1.0, -1.0]], 3)  # (0,1): 0, (0,2): 0, (1,2): 2
+    array([[2., 0., 1.]])
     """
+    decision = check_pairwise_decision(decision, n_classes)
     first, second = _pair_indicators(n_classes)
-    wins = (np.asarray(decision) > 0).astype(np.float64)
+    wins = (decision > 0).astype(np.float64)
     return wins @ first + (1.0 - wins) @ second
 
 
@@ -567,8 +931,23 @@ def ovr_from_ovo(decision, n_classes):
     Returns
     -------
     scores : ndarray of shape (n_samples, K), float64
+
+    Raises
+    ------
+    ValueError
+        As :func:`ovo_votes`.
+
+    References
+    ----------
+    scikit-learn's ``sklearn.utils.multiclass._ovr_decision_function``.
+
+    Examples
+    --------
+    >>> from svmlib.multiclass import ovr_from_ovo
+    >>> ovr_from_ovo([[2.0, 1.0, 0.5]], 3).round(3)
+    array([[ 2.25,  0.8 , -0.2 ]])
     """
-    decision = np.asarray(decision, dtype=np.float64)
+    decision = check_pairwise_decision(decision, n_classes)
     first, second = _pair_indicators(n_classes)
     wins = (decision >= 0).astype(np.float64)
     votes = wins @ first + (1.0 - wins) @ second

@@ -9,23 +9,27 @@ from sklearn import get_config
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.utils import _safe_indexing, check_random_state, column_or_1d
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval, Options, StrOptions
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
-    check_array,
     check_consistent_length,
     check_is_fitted,
     validate_data,
 )
 
-from ._validation import check_max_iter
+from ._validation import (
+    check_max_iter,
+    check_sample_weight,
+    positive_weight_points,
+)
 from .kernels import KERNEL_NAMES, kernel_from_name, rbf_gamma
 from .multiclass import (
     TrainingKernel,
     _fresh_fit,
     _n_points,
+    check_model_memory,
     class_pairs,
     fit_one_vs_one,
     fit_pairwise_sigmoids,
@@ -94,13 +98,16 @@ callable, default="rbf"
     tol : float, default=1e-3
         Stopping tolerance on the maximal KKT violation, > 0.
     max_iter : int, optional
-        Maximum number of SMO steps of each machine (default: LIBSVM's
-        max(10^7, 100 n)).
+        Maximum number of SMO steps of each machine, >= 1, or -1 for no
+        limit (scikit-learn's default); None (the default) is LIBSVM's
+        max(10^7, 100 n).
     cache_size : float, default=1024
         Memory budget for the training Gram matrix, in MiB, > 0. If the
         whole matrix fits, it is computed once with one BLAS call and every
         machine takes its block; otherwise kernel columns are computed on
-        demand and cached (LRU).
+        demand and cached (LRU). ``decision_function``, ``predict`` and
+        ``predict_proba`` compute the kernel values between the points and
+        the support vectors in blocks of rows within this budget too.
     probability : bool, default=False
         Fit Platt's sigmoid to every machine, on decision values from an
         internal 5-fold cross-validation, so that ``predict_proba`` is
@@ -240,7 +247,11 @@ callable, default="rbf"
         "selection": [StrOptions({"wss2", "platt"})],
         "shrinking": ["boolean"],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+        "max_iter": [
+            Interval(Integral, 1, None, closed="left"),
+            Options(Integral, {-1}),
+            None,
+        ],
         "cache_size": [Interval(Real, 0.0, None, closed="right")],
         "probability": ["boolean"],
         "class_weight": [StrOptions({"balanced"}), dict, None],
@@ -314,7 +325,8 @@ n_features)
             Class labels of any type, at least two classes.
         sample_weight : array-like of shape (n_samples,), optional
             Multiplies C for each point; points with weight <= 0 are left
-            out of the training problem (LIBSVM's rule).
+            out of the training problem (LIBSVM's rule, scikit-learn's
+            ``SVC`` and ``LinearSVC``).
 
         Returns
         -------
@@ -332,8 +344,15 @@ n_features)
             self.class_weight_ = compute_class_weight(
                 self.class_weight, classes=self.classes_, y=y
             )
-            weight = self._point_weights(y_index, sample_weight)
-            kept = self._positive_weights(weight, y_index)
+            weight = self.class_weight_[y_index] * check_sample_weight(
+                sample_weight, y_index.size
+            )
+            kept = positive_weight_points(weight, y_index, self.classes_)
+            check_model_memory(  # alpha_ of shape (P, n), before any work
+                self.classes_.size,
+                y_index.size,
+                copies=1 if kept.size == y_index.size else 2,
+            )
             X_train = X if callable(self.kernel) else _dense_if_not_sparse(X)
             self._gamma = self._resolve_gamma(X_train)
             training = self._training_kernel(X_train, kept)
@@ -399,43 +418,6 @@ n_features)
             )
         return X, y
 
-    def _point_weights(self, y_index, sample_weight):
-        """class_weight_[y_i] * sample_weight_i of every point, shape (n,)."""
-        weight = self.class_weight_[y_index]
-        if sample_weight is None:
-            return weight
-        sample_weight = check_array(
-            sample_weight, ensure_2d=False, dtype=np.float64
-        )
-        if sample_weight.shape != weight.shape:
-            raise ValueError(
-                f"sample_weight must be of shape ({weight.size},), one weight "
-                f"per training point, got shape {sample_weight.shape}."
-            )
-        return weight * sample_weight
-
-    def _positive_weights(self, weight, y_index):
-        """Indices of the points with weight > 0; every class must keep one."""
-        kept = np.flatnonzero(weight > 0)
-        if kept.size == 0:
-            raise ValueError(
-                "Invalid input - all samples have zero or negative weights."
-            )
-        left = np.unique(y_index[kept])
-        if left.size == 1:
-            raise ValueError(
-                "Invalid input - all samples with positive weights belong to "
-                f"the same class, {self.classes_[left[0]]!r}; an SVM needs "
-                "points of two classes."
-            )
-        if left.size < self.classes_.size:
-            missing = np.setdiff1d(self.classes_, self.classes_[left])
-            raise ValueError(
-                f"Invalid input - no sample of the classes {missing.tolist()} "
-                "has a positive weight; every class of y needs one."
-            )
-        return kept
-
     def _resolve_gamma(self, X):
         """The gamma of the kernel, or None for kernels without one."""
         if self.kernel not in _GAMMA_KERNELS:
@@ -500,8 +482,11 @@ n_features)
             _sparse_like_sklearn(dual_coef) if sp.issparse(X) else dual_coef
         )
         self.intercept_ = sign * fit.intercept
-        alpha = np.zeros((fit.alpha.shape[0], _n_points(X)))
-        alpha[:, kept] = fit.alpha
+        if kept.size == _n_points(X):
+            alpha = fit.alpha  # no copy: (P, n) can be large
+        else:
+            alpha = np.zeros((fit.alpha.shape[0], _n_points(X)))
+            alpha[:, kept] = fit.alpha
         self.alpha_ = alpha[0] if binary else alpha
         self.n_iter_ = fit.n_iter
         self.dual_objective_ = (
@@ -583,16 +568,29 @@ n_features)
         Returns an ndarray of shape (n_samples, K (K - 1) / 2), float64.
         """
         X = self._validate_for_predict(X)
+        dual_coef = self.dual_coef_
+        if sp.issparse(dual_coef):
+            dual_coef = dual_coef.toarray()
+        n = _n_points(X)
+        rows = _rows_per_block(self.support_.size, self.cache_size)
+        if n <= rows:
+            decision = self._block_decision(X, dual_coef)
+        else:  # kernel values in blocks of rows, within cache_size
+            decision = np.empty((n, self.intercept_.size))
+            for start in range(0, n, rows):
+                part = np.arange(start, min(n, start + rows))
+                decision[part] = self._block_decision(
+                    _safe_indexing(X, part), dual_coef
+                )
+        return -decision if self.classes_.size == 2 else decision
+
+    def _block_decision(self, X, dual_coef):
+        """ovo_decision of the points X (validated), all kernel values."""
         if self.kernel == "precomputed":
             K = X[:, self.support_]
         else:
             K = self._kernel_function()(X, self.support_vectors_)
-            _check_kernel_shape(K, (_n_points(X), self.support_.size))
-        dual_coef = self.dual_coef_
-        if sp.issparse(dual_coef):
-            dual_coef = dual_coef.toarray()
-        decision = ovo_decision(K, dual_coef, self.intercept_, self.n_support_)
-        return -decision if self.classes_.size == 2 else decision
+        return ovo_decision(K, dual_coef, self.intercept_, self.n_support_)
 
     def decision_function(self, X):
         """Signed distance-like score f(x) = sum_i alpha_i y_i K(x_i, x) + b.
@@ -749,7 +747,10 @@ n_features)
 
 
 class _DenseCallable:
-    """A user's kernel callable whose Gram matrices come out as ndarrays."""
+    """A user's kernel callable whose Gram matrices come out as ndarrays.
+
+    The shape of each is checked: (len(A), len(B)).
+    """
 
     def __init__(self, kernel):
         self.kernel = kernel
@@ -759,16 +760,30 @@ class _DenseCallable:
         if sp.issparse(K):
             K = K.toarray()
         K = np.asarray(K)
+        expected = (_n_points(A), _n_points(B))
+        if K.shape != expected:
+            name = getattr(self.kernel, "__name__", repr(self.kernel))
+            raise ValueError(
+                f"The kernel {name} returned a matrix of shape {K.shape} for "
+                f"{expected[0]} and {expected[1]} points; kernel(A, B) must "
+                f"return shape (len(A), len(B)) = {expected}."
+            )
+        if not np.issubdtype(K.dtype, np.number):
+            raise ValueError(
+                f"The kernel {getattr(self.kernel, '__name__', self.kernel)}"
+                f" returned a matrix of dtype {K.dtype}, not numbers."
+            )
         return K if K.dtype == np.float32 else K.astype(np.float64)
 
 
-def _check_kernel_shape(K, shape):
-    if K.shape != shape:
-        raise ValueError(
-            f"The kernel returned a matrix of shape {K.shape} for points and "
-            f"support vectors that need {shape}: kernel(A, B) must have "
-            "shape (len(A), len(B))."
-        )
+def _rows_per_block(n_support, cache_size):
+    """Points per block of kernel values against the support vectors.
+
+    A block of r points holds r x n_SV kernel values, counted at 8 bytes
+    and twice (the kernel's inner products and a temporary), within
+    ``cache_size`` MiB; at least one point.
+    """
+    return max(1, int(cache_size * 2**20) // (16 * max(1, n_support)))
 
 
 def _box_constraint(C):

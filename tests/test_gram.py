@@ -129,3 +129,44 @@ def test_non_finite_gram_entries_are_found_in_any_chunk(bad):
     assert not _all_finite(K, chunk_bytes=2 * 50 * 8)
     with pytest.raises(ValueError, match="NaN or infinity"):
         DenseGram(K)
+
+
+def _old_products(gram, rows, cols, coef, chunk=1024):
+    """CachedGram.products before issue 24: whole 1024-column blocks."""
+    result = np.zeros(len(rows))
+    for start in range(0, len(cols), chunk):
+        part = slice(start, start + chunk)
+        result += gram.block(rows, cols[part]) @ coef[part]
+    return result
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_restoring_shrunk_points_stays_within_cache_size(dtype):
+    """Issue 24: the reconstruction's blocks fit the Gram's budget.
+
+    Before, products() built 1024-column blocks over all the rows
+    (2000 x 1024 float64: 16 MiB) plus a copy of X[rows], whatever
+    cache_size said: a peak of 16.4 MiB here against a budget of 4 MiB.
+    """
+    import tracemalloc
+
+    data = np.random.default_rng(1).normal(size=(4000, 30)).astype(dtype)
+    gram = CachedGram(data, RBF(gamma=0.05), cache_size=4)
+    rows = np.arange(0, 4000, 2)
+    cols = np.arange(1, 4000, 3)
+    coef = np.random.default_rng(2).uniform(-1, 1, cols.size)
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        before = tracemalloc.get_traced_memory()[0]
+        result = gram.products(rows, cols, coef)
+        peak = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+    assert peak <= 4 * 2**20 + 2**17, peak / 2**20
+    expected = gram.kernel(data[rows], data[cols]) @ coef
+    tol = 1e-4 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(result, expected, rtol=tol, atol=tol)
+    np.testing.assert_allclose(
+        result, _old_products(gram, rows, cols, coef), rtol=tol, atol=tol
+    )

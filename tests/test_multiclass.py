@@ -17,6 +17,7 @@ from svmlib import SVC
 from svmlib.kernels import RBF, rbf_kernel
 from svmlib.multiclass import (
     OneVsRest,
+    PairSchedule,
     TrainingKernel,
     class_pairs,
     fit_one_vs_one,
@@ -417,3 +418,174 @@ def test_one_vs_one_computes_fewer_class_blocks_than_libsvms_order():
     np.testing.assert_allclose(
         fit.intercept, reference.intercept_, rtol=1e-4, atol=1e-5
     )
+
+
+def _replay(n_classes, events, schedule_factory):
+    """The pairs a schedule gives while classes are kept and dropped.
+
+    ``events[t]`` lists the (class, kept) changes before the t-th pair.
+    """
+
+    class Log:
+        kept_log = []
+
+    log = Log()
+    schedule = schedule_factory(n_classes, log)
+    order = []
+    for changes in events:
+        log.kept_log = log.kept_log + changes
+        pair = schedule.next_pair()
+        schedule.solved(*pair)
+        order.append(pair)
+    return order
+
+
+class _ReferenceSchedule:
+    """next_pair itself, with the kept set replayed from the log."""
+
+    def __init__(self, n_classes, log):
+        self.pairs = [(int(i), int(j)) for i, j in class_pairs(n_classes)]
+        self.log, self.done = log, set()
+
+    def next_pair(self):
+        kept = set()
+        for c, is_kept in self.log.kept_log:
+            (kept.add if is_kept else kept.discard)(c)
+        return next_pair(self.pairs, self.done, kept)
+
+    def solved(self, i, j):
+        self.done.add((i, j))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pair_schedule_gives_next_pairs_order(seed):
+    """Issue 24: the O(P) schedule picks exactly the pairs of next_pair."""
+    rng = np.random.default_rng(seed)
+    n_classes = int(rng.integers(2, 14))
+    n_pairs = n_classes * (n_classes - 1) // 2
+    events = [
+        [
+            (int(rng.integers(n_classes)), bool(rng.random() < 0.6))
+            for _ in range(rng.poisson(1.5))
+        ]
+        for _ in range(n_pairs)
+    ]
+    order = _replay(n_classes, events, PairSchedule)
+    assert order == _replay(n_classes, events, _ReferenceSchedule)
+    assert sorted(order) == sorted(map(tuple, class_pairs(n_classes)))
+
+
+def test_pair_schedule_of_a_real_fit_is_next_pairs(monkeypatch):
+    """With blocks kept and dropped by TrainingKernel (a small cache)."""
+    X, y = make_blobs(240, centers=8, random_state=3)
+    solved_order = []
+
+    def solve(gram, y_pm, members):
+        solved_order.append(members)
+        return smo(gram, y_pm, 1.0)
+
+    training = TrainingKernel(X, RBF(gamma=0.5), cache_size=0.05)
+    fit_one_vs_one(training, y, 8, solve)
+    assert any(not kept for _, kept in training.kept_log)  # some dropped
+    # again, each pair checked against next_pair on the kept classes
+    training2 = TrainingKernel(X, RBF(gamma=0.5), cache_size=0.05)
+    schedule = PairSchedule(8, training2)
+    groups = [np.flatnonzero(y == c) for c in range(8)]
+    reference_done, order = set(), []
+    for _ in range(28):
+        kept = set()
+        for c, is_kept in training2.kept_log:
+            (kept.add if is_kept else kept.discard)(c)
+        expected = next_pair(schedule.pairs, reference_done, kept)
+        pair = schedule.next_pair()
+        assert pair == expected
+        training2.pair_gram(groups, *pair)
+        schedule.solved(*pair)
+        reference_done.add(pair)
+        order.append(pair)
+    for members, (i, j) in zip(solved_order, order, strict=True):
+        assert set(y[members]) == {i, j}
+
+
+def test_many_classes_are_scheduled_in_linear_time():
+    """Issue 24: 250 classes (31125 machines) in seconds, not minutes.
+
+    next_pair rescans every unsolved pair, O(P^2) over the P machines:
+    this fit took about 40 s of scheduling alone before (measured on this
+    machine); the solver here is a stub, so all the time is bookkeeping.
+    """
+    import time
+
+    from svmlib.solvers import SolverResult
+
+    n_classes = 250
+    y_index = np.repeat(np.arange(n_classes), 2)
+    K = np.eye(y_index.size)
+
+    def solve(gram, y_pm, members):
+        alpha = np.full(y_pm.size, 0.5)
+        return SolverResult(alpha, 0.0, 1, True, 1.0, 0.0)
+
+    start = time.perf_counter()
+    fit = fit_one_vs_one(
+        TrainingKernel.precomputed(K), y_index, n_classes, solve
+    )
+    elapsed = time.perf_counter() - start
+    assert fit.intercept.shape == (n_classes * (n_classes - 1) // 2,)
+    assert elapsed < 15.0, elapsed
+
+
+def test_one_scan_of_the_blas_libraries_per_fit(monkeypatch):
+    """Issue 24: threadpoolctl scans /proc/self/maps once per fit.
+
+    Before, every machine's smo entered threadpool_limits (about 1.7 ms
+    each: 45 scans for ten classes, 44850 for 300).
+    """
+    import svmlib.gram as gram_module
+
+    scans = []
+    real_limits = gram_module.threadpool_limits
+    real_controller = gram_module.ThreadpoolController
+
+    def counted_limits(*args, **kwargs):
+        scans.append("threadpool_limits")
+        return real_limits(*args, **kwargs)
+
+    def counted_controller(*args, **kwargs):
+        scans.append("ThreadpoolController")
+        return real_controller(*args, **kwargs)
+
+    monkeypatch.setattr(gram_module, "threadpool_limits", counted_limits)
+    monkeypatch.setattr(
+        gram_module, "ThreadpoolController", counted_controller
+    )
+    X, y = make_blobs(120, centers=6, random_state=0)
+    SVC(C=1.0).fit(X, y)
+    assert scans == ["ThreadpoolController"], scans
+
+
+def test_pairwise_model_too_large_for_memory_is_refused_before_work(
+    monkeypatch,
+):
+    """Issue 24: alpha_ is (P, n) float64; checked before any kernel."""
+    import svmlib.multiclass as multiclass
+
+    monkeypatch.setattr(multiclass, "_available_memory", lambda: 10**6)
+    calls = []
+
+    def kernel(A, B):
+        calls.append(1)
+        return A @ B.T
+
+    X, y = make_blobs(300, centers=12, random_state=0)
+    # 66 machines x 300 points x 8 bytes = 158400 bytes: fits
+    multiclass.check_model_memory(12, 300)
+    X_big = np.repeat(X, 10, axis=0)  # 66 x 3000 x 8 = 1.58 MB: too large
+    y_big = np.repeat(y, 10)
+    with pytest.raises(MemoryError, match=r"\(66, 3000\) .*1.51 MiB.*0.954"):
+        multiclass.check_model_memory(12, 3000)
+    with pytest.raises(MemoryError, match=r"alpha of shape \(66, 3000\)"):
+        SVC(kernel=kernel).fit(X_big, y_big)
+    assert not calls  # refused before the first kernel value
+    monkeypatch.setattr(multiclass, "_available_memory", lambda: None)
+    assert multiclass.check_model_memory(12, 3000) == 66 * 3000 * 8

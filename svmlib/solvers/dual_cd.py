@@ -127,8 +127,8 @@ def dual_cd(
         Stop when the largest minus the smallest projected gradient of a
         pass over all points is at most tol (LIBLINEAR's default 0.1).
     max_iter : int or None, default=1000
-        Maximum number of passes over the points; None means LIBSVM's
-        default for SMO steps, max(10^7, 100 n), in effect no limit.
+        Maximum number of passes over the points, >= 1; -1 for no limit;
+        None means LIBSVM's default for SMO steps, max(10^7, 100 n).
     shrinking : bool, default=True
         Skip coordinates stuck at a bound (Hsieh et al. 2008, section 3.2).
     random_state : int, RandomState instance or None, default=None
@@ -141,9 +141,10 @@ def dual_cd(
     Raises
     ------
     ValueError
-        If X has non-finite entries, y is not in {-1, +1} with both
-        classes, the lengths differ, C is invalid, ``loss`` is unknown or
-        a count or tolerance is out of range.
+        If X has non-finite entries or rows whose squared norm overflows
+        (features of about 1e155 and more: scale them), y is not in
+        {-1, +1} with both classes, the lengths differ, C is invalid,
+        ``loss`` is unknown or a count or tolerance is out of range.
 
     Warns
     -----
@@ -171,6 +172,7 @@ def dual_cd(
     C = np.broadcast_to(check_C(C, y), (n,)).astype(np.float64)
     tol = check_tol(tol)
     max_iter = _check_max_iter(max_iter, n)
+    _check_row_norms(data, indptr)
     U, D = _bounds_and_ridge(C, loss)
     seed = check_random_state(random_state).randint(np.iinfo(np.int32).max)
     alpha, w_tilde, n_iter, gap, converged = _coordinate_descent(
@@ -178,12 +180,42 @@ def dual_cd(
         np.flatnonzero(C > 0),  # a point with C_i = 0 never moves
         tol, max_iter, bool(shrinking), np.random.default_rng(seed),
     )  # fmt: skip
+    if not (np.all(np.isfinite(w_tilde)) and np.isfinite(gap)):
+        raise ValueError(
+            "dual_cd overflowed: the weights w are not finite. The features "
+            "are too large; scale them, for example with "
+            "sklearn.preprocessing.StandardScaler."
+        )
     if not converged:
         warn_not_converged("dual_cd", n_iter, max_iter, gap, tol)
     Xb = sp.csr_array((data, indices, indptr), shape=(n, d))
     return _result(
         Xb, y, C, loss, bias, alpha, D, w_tilde, n_iter, gap, converged
     )
+
+
+def _check_row_norms(data, indptr):
+    """ValueError if a squared row norm ||x_i||^2 overflows.
+
+    Every step divides by Qbar_ii = ||x_i||^2 + D_ii: an infinite norm
+    makes every step 0, and the solver would return w = 0 with a gap of 0,
+    a "converged" zero model (issue 24, features of about 1e155).
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        rows = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))
+        norms = np.bincount(
+            rows, weights=data * data, minlength=indptr.size - 1
+        )
+    bad = ~np.isfinite(norms)
+    if bad.any():
+        raise ValueError(
+            "The squared norms ||x_i||^2 of X's rows overflow in float64 "
+            f"(infinite for {bad.sum()} of {bad.size} points; the largest "
+            f"|x_ij| is {np.abs(data).max():.3g}): dual coordinate descent "
+            "divides by them, so every step would be 0 and w = 0. The "
+            "features are too large: scale them, for example with "
+            "sklearn.preprocessing.StandardScaler."
+        )
 
 
 def _bounds_and_ridge(C, loss):
