@@ -161,7 +161,7 @@ def test_coin_m_step_maximises_the_expected_complete_log_likelihood():
 @pytest.mark.parametrize("seed", range(5))
 def test_coin_log_likelihood_never_decreases(update_prior, seed):
     model = BernoulliMixtureEM(
-        update_prior=update_prior, random_state=seed
+        update_prior=update_prior, keep_history=True, random_state=seed
     ).fit(X_COINS)
     history = np.array(model.log_likelihood_history_)
     assert len(history) == model.n_iter_ + 1 == len(model.parameter_history_)
@@ -171,7 +171,9 @@ def test_coin_log_likelihood_never_decreases(update_prior, seed):
 
 
 def test_fixed_prior_is_kept_and_differs_from_updated_prior():
-    fixed = BernoulliMixtureEM(update_prior=False, random_state=0).fit(X_COINS)
+    fixed = BernoulliMixtureEM(
+        update_prior=False, keep_history=True, random_state=0
+    ).fit(X_COINS)
     assert all(
         np.array_equal(p["weights"], [0.5, 0.5])
         for p in fixed.parameter_history_
@@ -713,3 +715,415 @@ def test_bad_covariance_type_is_named():
         GaussianMixtureEM(
             2, covariance_type="diag", covariances_init=np.ones((2, 2, 2))
         ).fit(X_GMM[:50])
+
+
+# --- issue 24: boundary thetas, validated helpers, opt-in history, ----------
+# --- native diagonal covariances, scikit-learn's methods ---------------------
+
+
+@pytest.mark.parametrize(
+    "thetas_init", [[0.0, 1.0], [0.0, 0.5], [0.5, 1.0], [-0.1, 0.5]]
+)
+def test_thetas_init_on_or_outside_the_boundary_is_refused(thetas_init):
+    # [0, 1] used to be accepted and ended with thetas_ = [nan, nan]: a row
+    # with heads and tails has probability 0 under both coins
+    model = BernoulliMixtureEM(2, thetas_init=thetas_init)
+    with pytest.raises(ValueError, match=r"thetas_init .*\(0, 1\)"):
+        model.fit(X_COINS)
+    assert fitted_attributes(model) == []
+
+
+def test_thetas_init_close_to_the_boundary_converges():
+    model = BernoulliMixtureEM(2, thetas_init=[1e-12, 1 - 1e-12]).fit(X_COINS)
+    assert np.all(np.isfinite(model.thetas_)) and model.converged_
+    reference = BernoulliMixtureEM(n_init=5, random_state=0).fit(X_COINS)
+    np.testing.assert_allclose(
+        np.sort(model.thetas_), np.sort(reference.thetas_), atol=1e-5
+    )
+
+
+def test_coin_e_step_names_an_impossible_observation():
+    # both coins exclude 3 heads in 10 tosses: 0 / 0 responsibilities
+    with pytest.raises(ValueError, match="Observation 1 .*probability 0"):
+        bernoulli_e_step([0, 3, 10], 10, [0.5, 0.5], [0.0, 1.0])
+    # a coin of weight 0 does not make it possible
+    with pytest.raises(ValueError, match="probability 0"):
+        bernoulli_e_step([3], 10, [1.0, 0.0], [0.0, 0.5])
+    # all-tails and all-heads rows are possible: exact, no NaN
+    log_resp, log_likelihood = bernoulli_e_step(
+        [0, 10], 10, [0.5, 0.5], [0.0, 1.0]
+    )
+    np.testing.assert_array_equal(np.exp(log_resp), [[1, 0], [0, 1]])
+    np.testing.assert_allclose(log_likelihood, np.log(0.5))
+
+
+@pytest.mark.parametrize("reg_covar", [-5, -1e-12, np.nan, np.inf, "1"])
+@pytest.mark.parametrize("covariance_type", ["full", "diag"])
+def test_m_step_rejects_a_bad_reg_covar(reg_covar, covariance_type):
+    resp = np.full((len(X_GMM), 2), 0.5)
+    with pytest.raises(ValueError, match="reg_covar"):
+        gaussian_m_step(X_GMM, resp, reg_covar, covariance_type)
+
+
+RESP = np.full((len(X_GMM), 4), 0.25)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        # gaussian_m_step
+        (lambda: gaussian_m_step(X_GMM[:, 0], RESP, 0.0), "X must be a 2-D"),
+        (lambda: gaussian_m_step(np.vstack([X_GMM[:-1], [[np.nan, 0]]]),
+                                 RESP, 0.0), "X contains NaN"),
+        (lambda: gaussian_m_step(X_GMM, RESP[:-1], 0.0), "resp must have"),
+        (lambda: gaussian_m_step(X_GMM, np.log(RESP), 0.0), "logarithms"),
+        (lambda: gaussian_m_step(X_GMM, 2 * RESP, 0.0), "row 0 sums to 2"),
+        (lambda: gaussian_m_step(X_GMM, RESP, 0.0, "banded"),
+         "covariance_type"),
+        # gaussian_log_densities and gaussian_e_step
+        (lambda: gaussian_log_densities(X_GMM, MEANS[:, :1], COVARIANCES),
+         "means must be"),
+        (lambda: gaussian_log_densities(X_GMM, MEANS, COVARIANCES[:3]),
+         r"covariances must have shape \(4, 2, 2\)"),
+        (lambda: gaussian_log_densities(X_GMM, MEANS, np.ones((4, 2)),
+                                        "full"), "covariances must have"),
+        (lambda: gaussian_log_densities(
+            X_GMM, MEANS, COVARIANCES + [[0, 1], [0, 0]]), "symmetric"),
+        (lambda: gaussian_log_densities(
+            X_GMM, MEANS, -COVARIANCES), "component 0 .*positive definite"),
+        (lambda: gaussian_log_densities(
+            X_GMM, MEANS, np.array([1.0, 1.0, 0.0, 1.0]), "spherical"),
+         "variances of component 2"),
+        (lambda: gaussian_log_densities(
+            X_GMM, MEANS, np.full((4, 2), np.inf), "diag"),
+         "covariances contains NaN or infinity"),
+        (lambda: gaussian_e_step(X_GMM, [0.5, 0.6, 0, 0], MEANS, COVARIANCES),
+         "weights must hold non-negative probabilities summing to 1"),
+        (lambda: gaussian_e_step(X_GMM, WEIGHTS[:3], MEANS, COVARIANCES),
+         "weights must have shape"),
+        # the coins
+        (lambda: bernoulli_e_step([0, 11], 10, [0.5, 0.5], [0.2, 0.7]),
+         "heads must hold counts between 0 and n_tosses=10"),
+        (lambda: bernoulli_e_step([0, 1], 0, [0.5, 0.5], [0.2, 0.7]),
+         "n_tosses must be an integer >= 1"),
+        (lambda: bernoulli_e_step([0, 1], 10, [0.5, 0.5], [0.2, 1.7]),
+         r"thetas must hold 2 probabilities in \[0, 1\]"),
+        (lambda: bernoulli_m_step([0, 1, 2], 10, np.full((2, 2), 0.5)),
+         r"resp must have shape \(3, n_components\)"),
+        # the covariance helpers
+        (lambda: restrict_covariances(COVARIANCES, WEIGHTS, "banded"),
+         "covariance_type"),
+        (lambda: restrict_covariances(COVARIANCES[0], WEIGHTS, "diag"),
+         "full must have shape"),
+        (lambda: full_covariances(np.ones((4, 3)), "diag", 4, 2),
+         r"covariances must have shape \(4, 2\)"),
+    ],
+)  # fmt: skip
+def test_public_helpers_validate_their_input(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_parameter_history_is_opt_in():
+    model = GaussianMixtureEM(4, random_state=0).fit(X_GMM)
+    assert model.parameter_history_ is None
+    kept = GaussianMixtureEM(4, keep_history=True, random_state=0).fit(X_GMM)
+    assert len(kept.parameter_history_) == kept.n_iter_ + 1
+    # the same fit either way; the last entry is the fitted parameters
+    np.testing.assert_array_equal(kept.means_, model.means_)
+    last = kept.parameter_history_[-1]
+    np.testing.assert_array_equal(last["covariances"], kept.covariances_)
+    # each entry gives the recorded log-likelihood
+    for t in (0, 1, kept.n_iter_):
+        params = kept.parameter_history_[t]
+        log_likelihood = gaussian_e_step(
+            X_GMM, params["weights"], params["means"], params["covariances"]
+        )[1]
+        assert np.mean(log_likelihood) == pytest.approx(
+            kept.log_likelihood_history_[t], abs=1e-12
+        )
+    coins = BernoulliMixtureEM(random_state=0).fit(X_COINS)
+    assert coins.parameter_history_ is None
+
+
+def _retained_after_fit(model, X):
+    """Bytes that a fit allocates and keeps (tracemalloc), and its peak."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        model.fit(X)
+        retained, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return retained, peak
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_no_per_iteration_copies_without_history():
+    # d = 100, K = 5, 30 iterations: one set of full covariances is 0.4 MB
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 100)) + rng.integers(0, 5, size=(400, 1))
+    one_set = 5 * 100 * 100 * 8
+    options = dict(max_iter=30, tol=0.0, init_params="random", random_state=0)
+    retained, peak = _retained_after_fit(GaussianMixtureEM(5, **options), X)
+    # covariances_, precisions_ and precisions_cholesky_, and little else
+    assert retained < 3.5 * one_set
+    assert peak < 3 * X.nbytes + 5 * one_set
+    kept, _ = _retained_after_fit(
+        GaussianMixtureEM(5, keep_history=True, **options), X
+    )
+    assert kept > 30 * one_set  # what the history costs
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("covariance_type", ["diag", "spherical"])
+def test_diagonal_types_never_form_d_by_d_matrices(covariance_type):
+    # K = 3 (d, d) matrices at d = 1000 would take 24 MB
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 1000)) + rng.integers(0, 3, size=(300, 1))
+    model = GaussianMixtureEM(
+        3,
+        covariance_type=covariance_type,
+        max_iter=5,
+        init_params="random",
+        random_state=0,
+    )
+    _, peak = _retained_after_fit(model, X)
+    assert peak < 6 * X.nbytes  # X is 2.4 MB
+
+
+@pytest.mark.parametrize("covariance_type", ["diag", "spherical", "tied"])
+def test_restricted_log_densities_equal_the_full_ones(covariance_type):
+    rng = np.random.default_rng(1)
+    covariances = {
+        "diag": rng.uniform(0.5, 2.0, size=(4, 2)),
+        "spherical": rng.uniform(0.5, 2.0, size=4),
+        "tied": COVARIANCES[1],
+    }[covariance_type]
+    expanded = full_covariances(covariances, covariance_type, 4, 2)
+    ours = gaussian_log_densities(X_GMM, MEANS, covariances, covariance_type)
+    np.testing.assert_allclose(
+        ours, gaussian_log_densities(X_GMM, MEANS, expanded), rtol=1e-12
+    )
+    for k in range(4):
+        np.testing.assert_allclose(
+            ours[:, k],
+            multivariate_normal(MEANS[k], expanded[k]).logpdf(X_GMM),
+            rtol=1e-12,
+        )
+    # and the M step of the type is the restriction of the full M step
+    resp = rng.dirichlet(np.ones(4), size=len(X_GMM))
+    weights, means, full = gaussian_m_step(X_GMM, resp, 1e-3)
+    restricted = gaussian_m_step(X_GMM, resp, 1e-3, covariance_type)
+    np.testing.assert_allclose(restricted[0], weights, rtol=1e-14)
+    np.testing.assert_allclose(restricted[1], means, rtol=1e-14)
+    np.testing.assert_allclose(
+        restricted[2],
+        restrict_covariances(full, weights, covariance_type),
+        rtol=1e-10,
+    )
+
+
+def test_diagonal_path_is_accurate_far_from_the_origin():
+    # x^2 - 2 x mu + mu^2 at x ~ 1e6 with unit variances would lose about
+    # half the digits without the centring
+    rng = np.random.default_rng(2)
+    resp = rng.dirichlet(np.ones(4), size=len(X_GMM))
+    near = gaussian_m_step(X_GMM, resp, 0.0, "diag")
+    far = gaussian_m_step(X_GMM + 1e6, resp, 0.0, "diag")
+    np.testing.assert_allclose(far[1], near[1] + 1e6, rtol=1e-14)
+    np.testing.assert_allclose(far[2], near[2], rtol=1e-8)
+    variances = near[2]
+    np.testing.assert_allclose(
+        gaussian_log_densities(X_GMM + 1e6, MEANS + 1e6, variances, "diag"),
+        gaussian_log_densities(X_GMM, MEANS, variances, "diag"),
+        rtol=1e-9,
+    )
+
+
+def _same_start(covariance_type):
+    """Weights, means and covariances of a type, and sklearn's precisions."""
+    weights = np.full(4, 0.25)
+    means = X_GMM[[np.flatnonzero(Z_GMM == k)[0] for k in range(4)]]
+    covariances = {
+        "full": np.repeat(np.eye(2)[None], 4, axis=0),
+        "tied": np.eye(2),
+        "diag": np.ones((4, 2)),
+        "spherical": np.ones(4),
+    }[covariance_type]
+    return (
+        weights,
+        means,
+        covariances,
+        _precisions(covariances, covariance_type),
+    )
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize(
+    "covariance_type", ["full", "tied", "diag", "spherical"]
+)
+def test_same_iterations_as_sklearn_and_its_methods(covariance_type):
+    # 25 iterations from the same start, no stopping rule: the parameters
+    # agree to rounding, and so do scikit-learn's methods and attributes
+    weights, means, covariances, precisions = _same_start(covariance_type)
+    options = dict(max_iter=25, tol=0.0, covariance_type=covariance_type)
+    ours = GaussianMixtureEM(
+        4,
+        weights_init=weights,
+        means_init=means,
+        covariances_init=covariances,
+        **options,
+    )
+    reference = GaussianMixture(
+        4,
+        weights_init=weights,
+        means_init=means,
+        precisions_init=precisions,
+        **options,
+    )
+    labels = ours.fit_predict(X_GMM)
+    np.testing.assert_array_equal(labels, reference.fit_predict(X_GMM))
+    np.testing.assert_array_equal(labels, ours.predict(X_GMM))
+    assert ours.n_iter_ == reference.n_iter_ == 25
+    np.testing.assert_allclose(ours.weights_, reference.weights_, rtol=1e-9)
+    np.testing.assert_allclose(ours.means_, reference.means_, rtol=1e-9)
+    for name in ("covariances_", "precisions_", "precisions_cholesky_"):
+        assert getattr(ours, name).shape == getattr(reference, name).shape
+        np.testing.assert_allclose(
+            getattr(ours, name),
+            getattr(reference, name),
+            rtol=1e-8,
+            atol=1e-12,
+            err_msg=name,
+        )
+    assert ours.score(X_GMM) == pytest.approx(
+        reference.score(X_GMM), rel=1e-12
+    )
+    assert ours.bic(X_GMM) == pytest.approx(reference.bic(X_GMM), rel=1e-12)
+    assert ours.aic(X_GMM) == pytest.approx(reference.aic(X_GMM), rel=1e-12)
+    assert ours._n_parameters() == reference._n_parameters()
+    # scikit-learn's lower_bound_ is the value before its last M step
+    assert ours.log_likelihood_history_[-2] == pytest.approx(
+        reference.lower_bound_, rel=1e-12
+    )
+
+
+@pytest.mark.parametrize(
+    "covariance_type", ["full", "tied", "diag", "spherical"]
+)
+def test_bic_and_aic_are_the_formulas(covariance_type):
+    model = GaussianMixtureEM(
+        3, covariance_type=covariance_type, random_state=0
+    ).fit(X_GMM)
+    n, d = X_GMM.shape
+    m = (
+        {
+            "full": 3 * d * (d + 1) // 2,
+            "tied": d * (d + 1) // 2,
+            "diag": 3 * d,
+            "spherical": 3,
+        }[covariance_type]
+        + 3 * d
+        + 2
+    )
+    total = n * model.score(X_GMM)
+    assert model.bic(X_GMM) == pytest.approx(-2 * total + m * np.log(n))
+    assert model.aic(X_GMM) == pytest.approx(-2 * total + 2 * m)
+
+
+def test_bic_chooses_the_number_of_components():
+    bic = [
+        GaussianMixtureEM(k, random_state=0).fit(X_GMM).bic(X_GMM)
+        for k in range(1, 7)
+    ]
+    assert int(np.argmin(bic)) + 1 == 4
+
+
+@pytest.mark.parametrize(
+    "covariance_type", ["full", "tied", "diag", "spherical"]
+)
+def test_sample_draws_what_sklearn_draws(covariance_type):
+    ours = GaussianMixtureEM(
+        4, covariance_type=covariance_type, random_state=0
+    ).fit(X_GMM)
+    reference = GaussianMixture(
+        4, covariance_type=covariance_type, random_state=3
+    ).fit(X_GMM)
+    for name in ("weights_", "means_", "covariances_"):
+        setattr(reference, name, getattr(ours, name))
+    X, y = ours.sample(500, random_state=3)
+    X_ref, y_ref = reference.sample(500)
+    np.testing.assert_array_equal(y, y_ref)
+    np.testing.assert_allclose(X, X_ref, rtol=1e-12)
+    assert X.shape == (500, 2) and y.dtype.kind == "i"
+    # None: the estimator's random_state, as in scikit-learn
+    np.testing.assert_array_equal(ours.sample(5)[0], ours.sample(5)[0])
+    # many points: the sample statistics are the mixture's
+    X, y = ours.sample(40_000, random_state=1)
+    np.testing.assert_allclose(
+        np.bincount(y, minlength=4) / len(y), ours.weights_, atol=0.01
+    )
+    np.testing.assert_allclose(
+        [X[y == k].mean(axis=0) for k in range(4)], ours.means_, atol=0.05
+    )
+
+
+def test_sample_bad_input():
+    with pytest.raises(NotFittedError):
+        GaussianMixtureEM().sample(3)
+    model = GaussianMixtureEM(2, random_state=0).fit(X_GMM)
+    for bad in (0, -1, 2.5):
+        with pytest.raises(ValueError, match="n_samples"):
+            model.sample(bad)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_warm_start_continues_the_iterations():
+    weights, means, covariances, _ = _same_start("full")
+    start = dict(
+        weights_init=weights, means_init=means, covariances_init=covariances
+    )
+    straight = GaussianMixtureEM(4, max_iter=12, tol=0.0, **start).fit(X_GMM)
+    warm = GaussianMixtureEM(4, max_iter=4, tol=0.0, warm_start=True, **start)
+    for _ in range(3):
+        warm.fit(X_GMM)
+    np.testing.assert_allclose(warm.means_, straight.means_, rtol=1e-12)
+    np.testing.assert_allclose(
+        warm.covariances_, straight.covariances_, rtol=1e-12
+    )
+    assert warm.score(X_GMM) == pytest.approx(straight.score(X_GMM), rel=1e-14)
+    # scikit-learn's warm start, from its own fitted parameters, agrees
+    reference = GaussianMixture(
+        4,
+        max_iter=4,
+        tol=0.0,
+        warm_start=True,
+        weights_init=weights,
+        means_init=means,
+        precisions_init=np.linalg.inv(covariances),
+    )
+    for _ in range(3):
+        reference.fit(X_GMM)
+    np.testing.assert_allclose(warm.means_, reference.means_, rtol=1e-9)
+    # another shape: a clear error, and the fitted model unchanged
+    before = warm.means_.copy()
+    warm.set_params(n_components=3, weights_init=None, means_init=None)
+    warm.set_params(covariances_init=None)
+    with pytest.raises(ValueError, match="warm_start"):
+        warm.fit(X_GMM)
+    np.testing.assert_array_equal(warm.means_, before)
+    # without warm_start, a refit starts afresh
+    cold = GaussianMixtureEM(4, max_iter=4, tol=0.0, **start)
+    cold.fit(X_GMM)
+    np.testing.assert_allclose(
+        cold.fit(X_GMM).means_,
+        GaussianMixtureEM(4, max_iter=4, tol=0.0, **start).fit(X_GMM).means_,
+    )
+
+
+def test_fit_predict_is_fit_then_predict_for_coins():
+    model = BernoulliMixtureEM(random_state=0)
+    labels = model.fit_predict(X_COINS)
+    np.testing.assert_array_equal(labels, model.predict(X_COINS))
