@@ -1,4 +1,4 @@
-"""Classroom assignments: a student edition, and a grader for submissions.
+r"""Classroom assignments: a student edition, and a grader for submissions.
 
 The book's assignments (``assignments/*.ipynb``) are *solution notebooks*
 written in nbgrader's markup:
@@ -39,7 +39,7 @@ nbgrader's course database, with nbgrader's own preprocessors and nbclient:
 Command line (``python -m svmlib.teaching --help``)::
 
     python -m svmlib.teaching student-edition student-edition/
-    python -m svmlib.teaching grade submitted/*/01_primal_sgd.ipynb \\
+    python -m svmlib.teaching grade submitted/*/01_primal_sgd.ipynb \
         --source assignments/ --jobs 2 --csv grades.csv --feedback feedback/
 
 Grading several notebooks shows a progress bar on the terminal (on stderr;

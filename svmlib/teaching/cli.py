@@ -18,6 +18,8 @@ from tqdm import tqdm
 from . import grading, records
 from .release import release, student_edition
 
+__all__ = ["main"]
+
 
 def _parser():
     parser = argparse.ArgumentParser(
@@ -222,6 +224,30 @@ def main(argv=None):
     int
         Exit status: 0 on success; 1 if a notebook could not be released or
         could not be run at all (the message says why); 2 for bad usage.
+
+    References
+    ----------
+    The book's page for instructors (``instructors.md``); the subcommands do
+    what ``nbgrader generate_assignment`` and ``nbgrader autograde`` do
+    (Project Jupyter et al. (2019), "nbgrader: a tool for creating and grading
+    assignments in the Jupyter Notebook", *Journal of Open Source Education*
+    2(11), 32).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import nbformat
+    >>> from nbformat.v4 import new_code_cell, new_notebook
+    >>> from svmlib.teaching import main
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> nb = new_notebook(cells=[new_code_cell("x = 4")])
+    >>> nbformat.write(nb, folder / "01_x.ipynb")
+    >>> status = main(["release", str(folder), str(folder / "out")])
+    ... # doctest: +ELLIPSIS
+    wrote .../out/01_x.ipynb
+    >>> status
+    0
     """
     args = _parser().parse_args(argv)
     if args.command == "grade":

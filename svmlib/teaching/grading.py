@@ -54,6 +54,15 @@ TIMEOUT_ERROR = {
 ISOLATION = ("auto", "sandbox", "none")
 
 
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "GradeReport",
+    "QuestionGrade",
+    "RestoreLockedCells",
+    "grade_notebook",
+]
+
+
 def _grade_id(cell):
     return cell.metadata.get("nbgrader", {}).get("grade_id")
 
@@ -63,7 +72,7 @@ def _is_autograded_test(cell):
 
 
 def _is_given(cell):
-    """A read-only cell of the instructor that is not a test."""
+    """Tell whether a cell is an instructor's read-only cell, not a test."""
     return is_locked(cell) and not is_grade(cell)
 
 
@@ -79,15 +88,84 @@ class RestoreLockedCells(NbGraderPreprocessor):
     This plays the part of nbgrader's ``OverwriteCells``, which reads the
     instructor's cells from the course database instead.
 
+    Parameters
+    ----------
+    **kwargs
+        Traitlets of the preprocessor; ``source``, the instructor's
+        solution notebook, is the one it needs.
+
     Attributes
     ----------
     source : nbformat.NotebookNode
         The instructor's solution notebook.
+
+    References
+    ----------
+    nbgrader's ``OverwriteCells`` preprocessor; Project Jupyter et al. (2019),
+    "nbgrader: a tool for creating and grading assignments in the Jupyter
+    Notebook", *Journal of Open Source Education* 2(11), 32.
+
+    Examples
+    --------
+    A student edited a test cell; the instructor's version comes back:
+
+    >>> from nbformat.v4 import new_code_cell, new_notebook
+    >>> from svmlib.teaching import RestoreLockedCells
+    >>> def test_cell(source):
+    ...     return new_code_cell(source, metadata={"nbgrader": {
+    ...         "grade": True, "solution": False, "locked": True,
+    ...         "grade_id": "test_x", "points": 1, "schema_version": 3}})
+    >>> solution = new_notebook(cells=[test_cell("assert x == 4")])
+    >>> student = new_notebook(cells=[test_cell("assert True")])
+    >>> restore = RestoreLockedCells(source=solution)
+    >>> nb, resources = restore.preprocess(student, {})
+    >>> nb.cells[0].source
+    'assert x == 4'
     """
 
     source = Any(help="The instructor's solution notebook (nbformat 4).")
 
     def preprocess(self, nb, resources):
+        """Restore the locked cells of ``nb`` from the instructor's notebook.
+
+        Parameters
+        ----------
+        nb : nbformat.NotebookNode
+            The student's notebook; changed in place.
+        resources : dict
+            nbconvert's resources; the grade_ids of the restored cells that
+            the student had deleted go to ``resources["restored_missing"]``.
+
+        Returns
+        -------
+        nb : nbformat.NotebookNode
+            The same notebook, its locked cells the instructor's.
+        resources : dict
+            The same dict.
+
+        References
+        ----------
+        nbgrader's ``OverwriteCells`` preprocessor; Project Jupyter et al.
+        (2019), "nbgrader: a tool for creating and grading assignments in the
+        Jupyter Notebook", *Journal of Open Source Education* 2(11), 32.
+
+        Examples
+        --------
+        A deleted test cell is put back:
+
+        >>> from nbformat.v4 import new_code_cell, new_notebook
+        >>> from svmlib.teaching import RestoreLockedCells
+        >>> def test_cell(source):
+        ...     return new_code_cell(source, metadata={"nbgrader": {
+        ...         "grade": True, "solution": False, "locked": True,
+        ...         "grade_id": "test_x", "points": 1, "schema_version": 3}})
+        >>> solution = new_notebook(cells=[test_cell("assert x == 4")])
+        >>> student = new_notebook(cells=[new_code_cell("x = 4")])
+        >>> restore = RestoreLockedCells(source=solution)
+        >>> nb, resources = restore.preprocess(student, {})
+        >>> [cell.source for cell in nb.cells], resources
+        (['assert x == 4', 'x = 4'], {'restored_missing': ['test_x']})
+        """
         source_cells = [
             cell for cell in self.source.cells if _grade_id(cell) is not None
         ]
@@ -134,9 +212,11 @@ class QuestionGrade:
     Attributes
     ----------
     grade_id : str
+        The cell's ``grade_id``.
     points : float or None
         Points earned; None for a manually graded answer.
     max_points : float
+        The points the cell is worth.
     status : str
         ``"passed"``, ``"partial"``, ``"failed"``, ``"timeout"``,
         ``"not run"`` (execution stopped before the cell) or ``"manual"``.
@@ -222,11 +302,55 @@ class GradeReport:
         )
 
     def points_by_question(self):
-        """Dict grade_id -> points earned (None for manual answers)."""
+        """Return the points earned, by grade_id.
+
+        Returns
+        -------
+        dict of str to float or None
+            Points earned per question, None for manual answers.
+
+        References
+        ----------
+        The book's page for instructors (``instructors.md``), "Without
+        nbgrader".
+
+        Examples
+        --------
+        >>> from svmlib.teaching import GradeReport, QuestionGrade
+        >>> report = GradeReport("a.ipynb", questions=[
+        ...     QuestionGrade("test_x", 1.0, 1.0, "passed"),
+        ...     QuestionGrade("answer", None, 2.0, "manual")])
+        >>> report.points_by_question()
+        {'test_x': 1.0, 'answer': None}
+        """
         return {q.grade_id: q.points for q in self.questions}
 
     def to_text(self):
-        """A plain-text table of the scores, for the terminal."""
+        """Return a plain-text table of the scores, for the terminal.
+
+        Returns
+        -------
+        str
+            The notebook, errors, flags and notes, one line per question,
+            and the total.
+
+        References
+        ----------
+        The book's page for instructors (``instructors.md``), "Without
+        nbgrader".
+
+        Examples
+        --------
+        >>> from svmlib.teaching import GradeReport, QuestionGrade
+        >>> report = GradeReport("a.ipynb", flags=["wrote /etc/passwd"],
+        ...     questions=[QuestionGrade("test_x", 1.0, 1.0, "passed")])
+        >>> print(report.to_text())
+        Grading a.ipynb
+          FLAG: wrote /etc/passwd
+          question       points  status
+          test_x        1 / 1  passed
+          Total (autograded): 1 / 1
+        """
         lines = [f"Grading {self.notebook}"]
         if self.error:
             lines.append(f"  ERROR: {self.error}")
@@ -483,8 +607,10 @@ def _score(cell, index, run):
 
 
 def _answers_of_tests(nb):
-    """For each test cell's index, the indices of the student cells since
-    the previous test cell (the answers that the test checks)."""
+    """Map each test cell's index to the student cells it checks.
+
+    Those are the indices of the student cells since the previous test cell.
+    """
     answers, pending = {}, []
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
@@ -562,7 +688,7 @@ def _check_timeout(timeout):
 
 
 def use_sandbox(isolation):
-    """Whether to run the kernel in bubblewrap, for an isolation mode."""
+    """Tell whether to run the kernel in bubblewrap, for an isolation mode."""
     if isolation not in ISOLATION:
         raise ValueError(
             f"isolation must be one of {ISOLATION}, got {isolation!r}."
@@ -649,6 +775,35 @@ def grade_notebook(
     off-limits function scores zero (status ``"off limits"``); manually
     graded answers are listed with status ``"manual"`` and not added to the
     total.
+
+    References
+    ----------
+    ``nbgrader autograde``, Project Jupyter et al. (2019), "nbgrader: a tool
+    for creating and grading assignments in the Jupyter Notebook", *Journal of
+    Open Source Education* 2(11), 32; the book's page for instructors
+    (``instructors.md``), "Without nbgrader".
+
+    Examples
+    --------
+    A notebook with one answer and one test cell, graded without a
+    sandbox (it starts a kernel: a few seconds):
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import nbformat
+    >>> from nbformat.v4 import new_code_cell, new_notebook
+    >>> from svmlib.teaching import grade_notebook
+    >>> def test_cell(source):
+    ...     return new_code_cell(source, metadata={"nbgrader": {
+    ...         "grade": True, "solution": False, "locked": True,
+    ...         "grade_id": "test_x", "points": 1, "schema_version": 3}})
+    >>> path = Path(tempfile.mkdtemp()) / "sum.ipynb"
+    >>> nb = new_notebook(cells=[new_code_cell("x = 2 + 2"),
+    ...                          test_cell("assert x == 4")])
+    >>> nbformat.write(nb, path)
+    >>> report = grade_notebook(path, isolation="none")
+    >>> report.score, report.max_score, report.questions[0].status
+    (1.0, 1.0, 'passed')
     """
     _check_timeout(timeout)
     isolate = use_sandbox(isolation)

@@ -32,6 +32,10 @@ import json
 import os
 import sys
 
+# Nothing here is for users: the grader sends this file's source to the
+# kernel and calls install (see svmlib.teaching.grading).
+__all__ = []
+
 #: Audit events that write, rename or delete a file (their first argument,
 #: and the second for a rename, is a path).
 WRITE_EVENTS = frozenset(
@@ -100,9 +104,11 @@ def _under(path, roots):
 
 
 def _import_watched():
-    """Import the watched modules that are installed, before any student
-    cell runs: a module first imported by a student could be patched
-    before the guard ever saw its functions."""
+    """Import the watched modules that are installed.
+
+    This happens before any student cell runs: a module first imported by a
+    student could be patched before the guard ever saw its functions.
+    """
     for name in WATCHED:
         try:
             importlib.import_module(name)
@@ -130,7 +136,7 @@ class Guard:
     # -- the audit hook ----------------------------------------------------
 
     def audit(self, event, args):
-        """The audit hook: record attempts outside the allowed roots."""
+        """Record attempts outside the allowed roots (the audit hook)."""
         if event == "open":
             path, mode, flags = (tuple(args) + (None, None))[:3]
             writing = any(c in (mode or "") for c in "wax+") or bool(
@@ -262,11 +268,11 @@ class Guard:
     # -- names of the read-only cells --------------------------------------
 
     def before_given(self):
-        """Called before a read-only cell: remember the namespace."""
+        """Remember the namespace (called before a read-only cell)."""
         self._before = dict(self.shell.user_ns)
 
     def after_given(self):
-        """Called after a read-only cell: keep the names it (re)bound."""
+        """Keep the names a read-only cell (re)bound (called after it)."""
         for name, value in self.shell.user_ns.items():
             if name.startswith("_") or name in IPYTHON_NAMES:
                 continue

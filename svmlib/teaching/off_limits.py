@@ -18,6 +18,9 @@ import ast
 DYNAMIC = ("__import__", "exec", "eval", "compile", "import_module")
 
 
+__all__ = ["dynamic_code", "off_limits_uses"]
+
+
 def _parse(source):
     try:
         return ast.parse(source)
@@ -26,7 +29,7 @@ def _parse(source):
 
 
 def _dotted(node, aliases):
-    """The dotted name an expression stands for, through ``aliases``."""
+    """Return the dotted name an expression stands for, through ``aliases``."""
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -38,7 +41,7 @@ def _dotted(node, aliases):
 
 
 def _match(name, forbidden):
-    """The forbidden entry that ``name`` is, or lies under, or None."""
+    """Return the forbidden entry that ``name`` is, or lies under, or None."""
     if name is None:
         return None
     parts = name.split(".")
@@ -77,7 +80,7 @@ def _defined(tree):
 
 
 def off_limits_uses(cells, forbidden):
-    """Off-limits names that each student cell refers to.
+    """Return the off-limits names that each student cell refers to.
 
     Parameters
     ----------
@@ -95,8 +98,14 @@ def off_limits_uses(cells, forbidden):
         For each cell, the forbidden names it refers to (empty for the
         instructor's cells).
 
+    References
+    ----------
+    The book's page for instructors (``instructors.md``), "What the grader
+    protects against"; Python's ``ast`` module (the cells are parsed, not run).
+
     Examples
     --------
+    >>> from svmlib.teaching.off_limits import off_limits_uses
     >>> cells = [("import svmlib.solvers.smo as s", False),
     ...          ("step = s.two_variable_step", True)]
     >>> off_limits_uses(cells, {"svmlib.solvers.smo.two_variable_step"})
@@ -123,11 +132,29 @@ def off_limits_uses(cells, forbidden):
 
 
 def dynamic_code(source):
-    """Names of the calls in ``source`` that import or run code by name.
+    r"""Return the calls in ``source`` that import or run code by name.
+
+    Parameters
+    ----------
+    source : str
+        Python code (a notebook cell); code that does not parse has none.
+
+    Returns
+    -------
+    list of str
+        The names among ``DYNAMIC`` (``__import__``, ``exec``, ``eval``,
+        ``compile``, ``import_module``) that it calls, sorted.
+
+    References
+    ----------
+    The book's page for instructors (``instructors.md``), "What the grader
+    protects against": a name built at run time escapes
+    :func:`off_limits_uses`, so the call is flagged instead.
 
     Examples
     --------
-    >>> dynamic_code("m = __import__('svm' + 'lib')\\nx = eval('1 + 1')")
+    >>> from svmlib.teaching.off_limits import dynamic_code
+    >>> dynamic_code("m = __import__('svm' + 'lib')\nx = eval('1 + 1')")
     ['__import__', 'eval']
     """
     tree = _parse(source)

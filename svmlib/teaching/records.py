@@ -25,6 +25,8 @@ from nbformat.v4 import new_markdown_cell, new_output
 from nbgrader.preprocessors import ClearHiddenTests
 from nbgrader.utils import is_grade, is_solution
 
+__all__ = ["class_summary", "feedback_notebook", "update_csv"]
+
 #: Columns of the grades CSV.
 CSV_COLUMNS = ("notebook", "question", "points", "max_points", "status",
                "flags")  # fmt: skip
@@ -46,7 +48,7 @@ def _visible_lines(source):
 
 
 def _student_error(output, visible):
-    """An error output of a test cell, without the hidden tests' code."""
+    """Return a test cell's error output without the hidden tests' code."""
     marked = _MARKED_LINE.findall(_ANSI.sub("", "\n".join(output.traceback)))
     line = int(marked[-1]) if marked else None
     if line is not None and line <= visible:
@@ -77,7 +79,7 @@ def _points_table(report):
 
 
 def feedback_notebook(report):
-    """The notebook a student gets back (hidden tests removed).
+    """Return the notebook a student gets back (hidden tests removed).
 
     Parameters
     ----------
@@ -91,6 +93,25 @@ def feedback_notebook(report):
         every test cell shows only its visible asserts and, as output, only
         its error, if any (an error raised in a hidden test says so without
         showing the test).
+
+    References
+    ----------
+    ``nbgrader generate_feedback``, Project Jupyter et al. (2019), "nbgrader: a
+    tool for creating and grading assignments in the Jupyter Notebook",
+    *Journal of Open Source Education* 2(11), 32; the book's page for
+    instructors (``instructors.md``), "Without nbgrader".
+
+    Examples
+    --------
+    >>> from nbformat.v4 import new_code_cell, new_notebook
+    >>> from svmlib.teaching import GradeReport, QuestionGrade
+    >>> from svmlib.teaching.records import feedback_notebook
+    >>> report = GradeReport("a.ipynb", questions=[
+    ...     QuestionGrade("test_x", 1.0, 1.0, "passed")])
+    >>> report.executed_notebook = new_notebook(cells=[new_code_cell("x = 4")])
+    >>> nb = feedback_notebook(report)
+    >>> len(nb.cells), nb.cells[0].cell_type, nb.cells[1].source
+    (2, 'markdown', 'x = 4')
     """
     nb = copy.deepcopy(report.executed_notebook)
     for cell in nb.cells:
@@ -110,7 +131,7 @@ def feedback_notebook(report):
 
 
 def feedback_paths(notebooks):
-    """A feedback file name for each submission, unique, from its path.
+    """Return a feedback file name for each submission, unique, from its path.
 
     Parameters
     ----------
@@ -152,6 +173,41 @@ def update_csv(path, reports):
     notebook graded again are replaced, in place of appending. The file is
     written to a temporary file first and then renamed, so an interrupted
     run leaves the old file whole.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The CSV file, created if missing; its columns are ``CSV_COLUMNS``.
+    reports : list of GradeReport
+        One row per question of each report, then a total row.
+
+    References
+    ----------
+    The book's page for instructors (``instructors.md``), "Without nbgrader"
+    (the grades CSV).
+
+    Examples
+    --------
+    >>> import csv, tempfile
+    >>> from pathlib import Path
+    >>> from svmlib.teaching.records import update_csv
+    >>> from svmlib.teaching import GradeReport, QuestionGrade
+    >>> reports = [
+    ...     GradeReport("alice.ipynb", questions=[
+    ...         QuestionGrade("test_x", 1.0, 1.0, "passed")]),
+    ...     GradeReport("bob.ipynb", questions=[
+    ...         QuestionGrade("test_x", 0.0, 1.0, "failed", "Error")]),
+    ... ]
+    >>> path = Path(tempfile.mkdtemp()) / "grades.csv"
+    >>> update_csv(path, reports)
+    >>> update_csv(path, reports[1:])  # bob graded again: replaced
+    >>> rows = list(csv.DictReader(path.open()))
+    >>> [(row["notebook"], row["question"], row["points"]) for row in rows]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('alice.ipynb', 'test_x', '1.0'),
+     ('alice.ipynb', 'TOTAL (autograded)', '1.0'),
+     ('bob.ipynb', 'test_x', '0.0'),
+     ('bob.ipynb', 'TOTAL (autograded)', '0.0')]
     """
     path = Path(path)
     graded = {report.notebook for report in reports}
@@ -174,7 +230,12 @@ def update_csv(path, reports):
 
 
 def class_summary(reports):
-    """Per question: how many graded, mean points, share of full marks.
+    """Summarise the class per question: graded, mean points, full marks.
+
+    Parameters
+    ----------
+    reports : list of GradeReport
+        The graded submissions of one notebook.
 
     Returns
     -------
@@ -183,6 +244,27 @@ def class_summary(reports):
         ``max_points``, ``graded``, ``mean_points``, ``full_marks`` (a
         fraction) and ``flagged`` (submissions with flags), then one for
         the total. Manually graded answers are left out.
+
+    References
+    ----------
+    The book's page for instructors (``instructors.md``), "Without nbgrader"
+    (the class summary).
+
+    Examples
+    --------
+    >>> from svmlib.teaching.records import class_summary
+    >>> from svmlib.teaching import GradeReport, QuestionGrade
+    >>> reports = [
+    ...     GradeReport("alice.ipynb", questions=[
+    ...         QuestionGrade("test_x", 1.0, 1.0, "passed")]),
+    ...     GradeReport("bob.ipynb", questions=[
+    ...         QuestionGrade("test_x", 0.0, 1.0, "failed", "Error")]),
+    ... ]
+    >>> first, total = class_summary(reports)
+    >>> first["question"], first["mean_points"], first["full_marks"]
+    ('test_x', 0.5, 0.5)
+    >>> total["question"], total["graded"], total["flagged"]
+    ('TOTAL (autograded)', 2, 0)
     """
     rows, order = {}, []
     for report in reports:
@@ -221,7 +303,7 @@ def class_summary(reports):
 
 
 def summary_text(summary):
-    """The class summary as a plain-text table."""
+    """Return the class summary as a plain-text table."""
     width = max([len("question")] + [len(s["question"]) for s in summary])
     lines = [f"  {'question':<{width}}  {'graded':>6}  {'mean':>13}  "
              "full marks"]  # fmt: skip

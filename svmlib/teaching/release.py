@@ -22,6 +22,8 @@ from nbgrader.preprocessors import (
     LockCells,
 )
 
+__all__ = ["release", "release_notebook", "student_edition"]
+
 #: nbgrader's release steps, in the order ``nbgrader generate_assignment``
 #: applies them (without the course database).
 RELEASE_STEPS = (
@@ -37,7 +39,7 @@ RELEASE_STEPS = (
 
 
 def release_notebook(nb):
-    """The student version of a solution notebook.
+    r"""Return the student version of a solution notebook.
 
     Parameters
     ----------
@@ -72,11 +74,17 @@ def release_notebook(nb):
     ``ClearMarkScheme``, ``ComputeChecksums``, ``CheckCellMetadata``), in the
     order of ``nbgrader generate_assignment``.
 
+    References
+    ----------
+    ``nbgrader generate_assignment``, Project Jupyter et al. (2019), "nbgrader:
+    a tool for creating and grading assignments in the Jupyter Notebook",
+    *Journal of Open Source Education* 2(11), 32.
+
     Examples
     --------
     >>> from nbformat.v4 import new_code_cell, new_notebook
     >>> answer = new_code_cell(
-    ...     "\\n".join(
+    ...     "\n".join(
     ...         [
     ...             "def square(x):",
     ...             "    ### BEGIN SOLUTION",
@@ -134,6 +142,34 @@ def release(source, out_dir):
         solution notebooks (that would overwrite the solutions).
     FileNotFoundError
         If ``source`` does not exist.
+
+    References
+    ----------
+    ``nbgrader generate_assignment``, Project Jupyter et al. (2019), "nbgrader:
+    a tool for creating and grading assignments in the Jupyter Notebook",
+    *Journal of Open Source Education* 2(11), 32; the book's page for
+    instructors (``instructors.md``).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import nbformat
+    >>> from nbformat.v4 import new_code_cell, new_notebook
+    >>> from svmlib.teaching import release
+    >>> def solution_notebook():
+    ...     answer = new_code_cell("x = 4", metadata={"nbgrader": {
+    ...         "grade": False, "solution": True, "locked": False,
+    ...         "grade_id": "x", "schema_version": 3}})
+    ...     return new_notebook(cells=[answer])
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> nbformat.write(solution_notebook(), folder / "01_x.ipynb")
+    >>> [path.name for path in release(folder, folder / "student")]
+    ['01_x.ipynb']
+    >>> student = nbformat.read(folder / "student" / "01_x.ipynb", 4)
+    >>> print(student.cells[0].source)
+    # YOUR CODE HERE
+    raise NotImplementedError()
     """
     source = Path(source)
     if not source.exists():
@@ -222,7 +258,7 @@ def _points(nb):
 
 
 def student_edition(project, out_dir, *, archive=True):
-    """Write the folder that students get, and check it holds no solution.
+    r"""Write the folder that students get, and check it holds no solution.
 
     Parameters
     ----------
@@ -249,6 +285,42 @@ def student_edition(project, out_dir, *, archive=True):
     RuntimeError
         If a file of the edition contains solution or hidden-test markup,
         or a line of a solution region (the edition is then removed).
+
+    References
+    ----------
+    The book's page for instructors (``instructors.md``), "The student edition
+    of the book".
+
+    Examples
+    --------
+    A book folder with one assignment:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import nbformat
+    >>> from nbformat.v4 import new_code_cell, new_notebook
+    >>> from svmlib.teaching import student_edition
+    >>> def solution_notebook():
+    ...     answer = new_code_cell("x = 4", metadata={"nbgrader": {
+    ...         "grade": False, "solution": True, "locked": False,
+    ...         "grade_id": "x", "schema_version": 3}})
+    ...     return new_notebook(cells=[answer])
+    >>> project = Path(tempfile.mkdtemp())
+    >>> (project / "assignments").mkdir()
+    >>> (project / "svmlib").mkdir()
+    >>> _ = (project / "svmlib" / "__init__.py").write_text("")
+    >>> _ = (project / "pyproject.toml").write_text("[project]\n")
+    >>> nbformat.write(solution_notebook(),
+    ...                project / "assignments" / "01_x.ipynb")
+    >>> out = Path(tempfile.mkdtemp()) / "edition"
+    >>> student_edition(project, out, archive=False) == out.resolve()
+    True
+    >>> print(*sorted(path.name for path in out.iterdir()))
+    README.md assignments pyproject.toml requirements.txt svmlib
+    >>> student_edition(project, project / "edition")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: ... is inside the book's folder ...
     """
     project, out_dir = Path(project).resolve(), Path(out_dir).resolve()
     if out_dir == project or project in out_dir.parents:

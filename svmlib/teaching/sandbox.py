@@ -34,6 +34,8 @@ from pathlib import Path
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Dict, List, Unicode
 
+__all__ = ["sandbox_command"]
+
 #: The user a root grader runs kernels as (nobody, nogroup on Debian).
 NOBODY = 65534
 
@@ -71,7 +73,7 @@ def python_roots():
 
 
 def data_roots():
-    """The data folder of svmlib's loaders, if ``SVMLIB_DATA_DIR`` is set."""
+    """Return the data folder of svmlib's loaders (SVMLIB_DATA_DIR), if set."""
     folder = os.environ.get("SVMLIB_DATA_DIR")
     if folder and os.path.isdir(folder):
         return [os.path.realpath(folder)]
@@ -130,9 +132,11 @@ class Workspace:
         return env
 
     def __enter__(self):
+        """Return the workspace itself."""
         return self
 
     def __exit__(self, *exc):
+        """Remove the folder and everything in it."""
         shutil.rmtree(self.path, ignore_errors=True)
 
 
@@ -177,13 +181,13 @@ def _copy_numba_cache(folder):
 
 
 def _parents(path):
-    """The ancestors of an absolute path, outermost first, without ``/``."""
+    """Return the ancestors of an absolute path, outermost first, without /."""
     parts = Path(path).parts[1:-1]
     return [str(Path("/", *parts[: k + 1])) for k in range(len(parts))]
 
 
 def sandbox_command(workdir, env, executable="bwrap"):
-    """The bubblewrap command line that runs a kernel in the sandbox.
+    """Return the bubblewrap command line that runs a kernel in the sandbox.
 
     Parameters
     ----------
@@ -199,6 +203,24 @@ def sandbox_command(workdir, env, executable="bwrap"):
     -------
     list of str
         Arguments to put before the kernel's own command.
+
+    References
+    ----------
+    The bubblewrap manual, ``bwrap(1)``; the book's page for instructors
+    (``instructors.md``), "What the grader protects against".
+
+    Examples
+    --------
+    >>> import os
+    >>> from svmlib.teaching.sandbox import sandbox_command
+    >>> folder = os.path.realpath("/tmp")
+    >>> command = sandbox_command(folder, {"HOME": folder})
+    >>> command[:2], "--unshare-net" in command, "--clearenv" in command
+    (['bwrap', '--die-with-parent'], True, True)
+    >>> command[command.index("--chdir") + 1] == folder
+    True
+    >>> command[command.index("--setenv"):][:3] == ["--setenv", "HOME", folder]
+    True
     """
     workdir = os.path.realpath(workdir)
     command = [
@@ -277,6 +299,7 @@ class SandboxedKernelManager(AsyncKernelManager):
         return await super()._async_pre_start_kernel(**kw)
 
     def format_kernel_cmd(self, extra_arguments=None):
+        """Return the kernel's command, prefixed by the sandbox's."""
         command = super().format_kernel_cmd(extra_arguments)
         # the interpreter by a path without "..": the folders it passes
         # through (the grader's working folder) may not exist in the sandbox
@@ -284,7 +307,7 @@ class SandboxedKernelManager(AsyncKernelManager):
 
 
 def kernel_manager(workspace, isolate):
-    """The kernel manager for one submission.
+    """Return the kernel manager for one submission.
 
     Parameters
     ----------
