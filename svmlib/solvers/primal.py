@@ -94,7 +94,7 @@ def regularised_hinge_objective(w, b, X, y, lam):
     Returns
     -------
     J : float
-        The objective that :func:`primal_gd` minimises.
+        The objective that :func:`~svmlib.solvers.primal_gd` minimises.
 
     References
     ----------
