@@ -49,7 +49,6 @@ import importlib
 import inspect
 import pkgutil
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -196,13 +195,30 @@ def _entries():
 ENTRIES = _entries()
 
 
+def _function_node(function):
+    """The ``def`` of ``function`` in the parsed source of its module."""
+    function = inspect.unwrap(function)
+    try:
+        tree = ast.parse(inspect.getsource(inspect.getmodule(function)))
+    except (OSError, TypeError):
+        return None
+    first = function.__code__.co_firstlineno  # the first decorator's line
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.name == function.__name__
+            and first
+            in [node.lineno] + [d.lineno for d in node.decorator_list]
+        ):
+            return node
+    return None
+
+
 def _body_flags(function):
     """(returns a value, yields, raises) from the function's own body."""
-    try:
-        source = textwrap.dedent(inspect.getsource(inspect.unwrap(function)))
-    except (OSError, TypeError):
+    tree = _function_node(function)
+    if tree is None:
         return False, False, False
-    tree = ast.parse(source).body[0]
     returns = yields = raises = False
     stack = list(ast.iter_child_nodes(tree))
     while stack:
