@@ -615,3 +615,15 @@ def test_api_check_can_fail():
     assert "svmlib.SVC.predict_proba" in missing
     assert "svmlib.SVC.fit" not in missing
     assert "svmlib.datasets.MNIST_FILES" in missing
+
+
+def test_temporary_exemptions_match_pyproject():
+    # the files skipped here are those whose ruff D rules are still off in
+    # pyproject.toml (both marked TEMPORARY): remove an entry in both places
+    text = (ROOT / "pyproject.toml").read_text()
+    ignored = set(
+        re.findall(
+            r'# TEMPORARY: owner making it D-clean\n"([^"]+)" = \["D"\]', text
+        )
+    )
+    assert ignored == NOT_YET_CHECKED
