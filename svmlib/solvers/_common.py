@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-__all__ = ["SolverResult", "warn_not_converged"]
+__all__ = ["STATUSES", "SolverResult", "warn_not_converged"]
 
 
 @dataclass
@@ -38,6 +38,13 @@ class SolverResult:
         With ``record_history=True``: ``"dual_objective"`` and
         ``"kkt_violation"``, one entry per iteration (entry k is the state
         after k iterations).
+    status : str or None
+        Why the solver stopped: ``"converged"`` (the stopping test was met),
+        ``"max_iter"`` (``max_iter`` iterations taken), ``"no_step"`` (the
+        selected pair could not move: every step would change nothing in
+        floating point) or ``"stalled"`` (the maximal violation stopped
+        falling: see :mod:`svmlib.solvers.smo`); None for solvers that do
+        not report it.
     """
 
     alpha: np.ndarray
@@ -47,9 +54,36 @@ class SolverResult:
     dual_objective: float
     kkt_violation: float
     history: dict = field(default=None, repr=False)
+    status: str = None
 
 
-def warn_not_converged(solver, n_iter, max_iter, violation, tol, C=None):
+#: The values of :attr:`SolverResult.status`, with the sentence that a
+#: ConvergenceWarning uses for each.
+STATUSES = {
+    "converged": "met the stopping tolerance",
+    "max_iter": "reached max_iter={max_iter}",
+    "no_step": (
+        "stopped after {n_iter} steps because the selected pair could not "
+        "move (the step rounds to zero)"
+    ),
+    "stalled": (
+        "stopped after {n_iter} steps because the maximal KKT violation had "
+        "stopped falling"
+    ),
+}
+
+
+def warn_not_converged(
+    solver,
+    n_iter,
+    max_iter,
+    violation,
+    tol,
+    C=None,
+    *,
+    status=None,
+    no_support_vectors=False,
+):
     """Issue the ConvergenceWarning of a solver that stopped short of tol.
 
     Parameters
@@ -59,20 +93,56 @@ def warn_not_converged(solver, n_iter, max_iter, violation, tol, C=None):
     n_iter, max_iter : int
         Iterations taken, and allowed.
     violation : float
-        The maximal KKT violation reached.
+        The maximal KKT violation (or the solver's stopping measure)
+        reached.
     tol : float
         The tolerance it should have reached.
     C : float or ndarray of shape (n,), optional
         The box constraint; an infinite C (hard margin) changes the advice.
+    status : str, optional
+        Why the solver stopped (a key of :data:`STATUSES`); by default
+        ``"max_iter"`` when ``n_iter >= max_iter``, else ``"no_step"``.
+    no_support_vectors : bool, default=False
+        Whether the solution has no support vector (every alpha is 0): the
+        message then says so plainly.
+
+    Raises
+    ------
+    ValueError
+        If ``status`` is not a key of :data:`STATUSES`, or is
+        ``"converged"``.
+
+    References
+    ----------
+    scikit-learn's ``ConvergenceWarning``; LIBSVM prints "reaching max
+    number of iterations" in the same situation (Chang & Lin 2011).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from svmlib.solvers._common import warn_not_converged
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_not_converged("SMO", 100, 100, 0.5, 1e-3)
+    >>> print(caught[0].message)  # doctest: +NORMALIZE_WHITESPACE
+    SMO reached max_iter=100 with a maximal KKT violation of 0.5 >
+    tol=0.001: the solution is not optimal. Increase max_iter, or tol.
     """
-    if n_iter >= max_iter:
-        reason = f"reached max_iter={max_iter}"
-        advice = "Increase max_iter or tol."
+    if status is None:
+        status = "max_iter" if n_iter >= max_iter else "no_step"
+    if status not in STATUSES or status == "converged":
+        raise ValueError(
+            f"status must be one of {sorted(set(STATUSES) - {'converged'})}"
+            f", got {status!r}."
+        )
+    reason = STATUSES[status].format(n_iter=n_iter, max_iter=max_iter)
+    if status == "max_iter":
+        advice = "Increase max_iter, or tol."
     else:
-        reason = f"could make no further progress after {n_iter} iterations"
         advice = (
-            "The problem may be badly scaled: standardise the features or "
-            "lower C."
+            "The problem is badly scaled for floating point (very large "
+            "kernel values, or a C many orders of magnitude from them): "
+            "standardise the features, or use a smaller gamma or degree."
         )
     if C is not None and np.any(np.isinf(C)):
         advice = (
@@ -80,9 +150,15 @@ def warn_not_converged(solver, n_iter, max_iter, violation, tol, C=None):
             "are not separable in the kernel's feature space, so the dual "
             "has no maximum: use a finite C."
         )
+    empty = (
+        " It has no support vectors: every prediction is the sign of b."
+        if no_support_vectors
+        else ""
+    )
     warnings.warn(
-        f"{solver} {reason} with a KKT violation of {violation:.3g} > "
-        f"tol={tol:g}; the model is usable but not optimal. {advice}",
+        f"{solver} {reason} with a maximal KKT violation of "
+        f"{violation:.3g} > tol={tol:g}: the solution is not optimal."
+        f"{empty} {advice}",
         ConvergenceWarning,
         stacklevel=3,
     )

@@ -185,8 +185,10 @@ def smo(
     result = state.result(tol)
     if not result.converged:
         warn_not_converged(
-            "SMO", state.n_iter, max_iter, result.kkt_violation, tol, C
-        )
+            "SMO", state.n_iter, max_iter, result.kkt_violation, tol, C,
+            status=result.status,
+            no_support_vectors=not np.any(result.alpha > 0),
+        )  # fmt: skip
     return result
 
 
@@ -201,10 +203,13 @@ def _solve_wss2(state, tol, max_iter, shrinking):
     With shrinking, every min(n, 1000) steps the active set is shrunk; when
     the active problem is solved, all points are made active again (errors
     reconstructed) and the selection is repeated on all of them: the loop
-    stops only when the whole problem is solved.
+    stops only when the whole problem is solved, when the selected pair
+    cannot move, when ``max_iter`` steps are taken, or when the solver
+    stalls (:class:`_Progress`). ``state.status`` says which.
     """
     period = min(state.gram.n, 1000)
     counter, unshrunk = period, False
+    progress = _Progress(state.gram.n)
     try:
         while state.n_iter < max_iter:
             if shrinking:
@@ -216,13 +221,75 @@ def _solve_wss2(state, tol, max_iter, shrinking):
             if i is None and state.active is not None:
                 state.unshrink()  # optimal on the active set: check all
                 counter = 1  # and shrink again at the next step, as LIBSVM
+                progress.restart()  # the violation now covers all points
                 i, j, K_i, violation = _select_wss2(state, tol)
             state.record(violation)
-            if i is None or not state.step(i, j, K_i):
+            if i is None:
+                state.status = "converged"
+                return
+            if not state.step(i, j, K_i) and not _step_maximal_pair(
+                state, i, K_i
+            ):
+                state.status = "no_step"
+                return
+            if progress.stalled(violation, state.n_iter):
+                state.status = "stalled"
                 return
         state.record(state.violation())
+        state.status = "max_iter"
     finally:
         state.unshrink()
+
+
+def _step_maximal_pair(state, i, K_i):
+    """Step on the maximal violating pair, when WSS 2's pair cannot move.
+
+    WSS 2's j maximises the gain (E_j - E_i)^2 / eta_ij that the step
+    would have without rounding; with kernel values many orders of
+    magnitude apart, that step can be smaller than the rounding unit of
+    both multipliers, while the pair of the largest violation, i with the
+    j of largest E_j in I_low (WSS 1, Keerthi et al. 2001), still moves.
+    Returns whether it moved.
+    """
+    rows = state.rows
+    low_errors = np.where(state.low[rows], state.E[rows], -np.inf)
+    j = state.point(int(np.argmax(low_errors)))
+    return state.step(i, j, K_i)
+
+
+class _Progress:
+    """Stall detection: no new smallest violation for too many steps.
+
+    The maximal violation m(alpha) - M(alpha) does not fall at every step,
+    but on a problem that SMO can solve in floating point it keeps reaching
+    new lows. When it has not gone below its smallest value so far for
+    ``patience`` consecutive steps, the steps are no longer making progress
+    (for example when the kernel values are so large that the errors E are
+    rounded more coarsely than the steps change them), and the solver stops
+    instead of spinning until ``max_iter``.
+    """
+
+    #: Steps without a new smallest violation, per training point, and at
+    #: least :attr:`MIN_PATIENCE`.
+    STEPS_PER_POINT = 100
+    MIN_PATIENCE = 100_000
+
+    def __init__(self, n):
+        self.patience = max(self.STEPS_PER_POINT * n, self.MIN_PATIENCE)
+        self.restart()
+
+    def restart(self):
+        """Forget the smallest violation (the active set has changed)."""
+        self.smallest = np.inf
+        self.since = None
+
+    def stalled(self, violation, n_iter):
+        """Whether ``patience`` steps have passed since the last new low."""
+        if violation < self.smallest or self.since is None:
+            self.smallest = min(violation, self.smallest)
+            self.since = n_iter
+            return False
+        return n_iter - self.since >= self.patience
 
 
 def _select_wss2(state, tol):
@@ -292,6 +359,8 @@ class _Platt:
                 examine_all = False
             elif changed == 0:
                 examine_all = True
+        if self.exhausted():
+            self.state.status = "max_iter"
 
     def exhausted(self):
         return self.state.n_iter >= self.max_iter
@@ -372,6 +441,7 @@ class _SMOState:
         self.active = None  # indices of the active points; None: all
         self._position = None  # position of each point in ``active``
         self.n_iter = 0
+        self.status = None  # why the solver stopped (SolverResult.status)
         self.history = (
             {"dual_objective": [], "kkt_violation": []}
             if record_history
@@ -500,7 +570,16 @@ class _SMOState:
             ),
             kkt_violation=violation,
             history=history,
+            status=self.final_status(violation, tol),
         )
+
+    def final_status(self, violation, tol):
+        """Why the solver stopped, for :attr:`SolverResult.status`."""
+        if violation <= tol:
+            return "converged"
+        if self.status is not None and self.status != "converged":
+            return self.status
+        return "no_step"  # Platt's loop found no pair that could move
 
 
 def two_variable_step(
@@ -571,18 +650,208 @@ def two_variable_step(
     slope = y_j * (E_i - E_j)
     eta = K_ii + K_jj - 2.0 * K_ij
     if eta > TAU:
-        alpha_j_new = min(max(alpha_j + slope / eta, L), H)
+        move = slope / eta
     else:
-        alpha_j_new = _better_end(alpha_j, L, H, slope, eta)
-    alpha_i_new = alpha_i + y_i * y_j * (alpha_j - alpha_j_new)
-    # L and H are computed in floating point (C_i + alpha_j - alpha_i may
-    # round to C_j minus one ulp): snap both multipliers onto the bounds
-    # they reach.
-    scale = alpha_i + alpha_j
+        move = _better_end(alpha_j, L, H, slope, eta)
+        if move == 0.0:
+            return alpha_i, alpha_j
+    return pair_on_segment(alpha_i, alpha_j, y_i, y_j, move, C_i, C_j)
+
+
+def pair_on_segment(alpha_i, alpha_j, y_i, y_j, move, C_i, C_j):
+    """The new pair for a move of alpha_j by ``move``, clipped to [L, H].
+
+    Inside the segment, alpha_j moves by ``move`` and alpha_i by
+    -y_i y_j ``move``, each from its own value (as LIBSVM's
+    ``Solver::Solve``): computing alpha_i from the *rounded* change of
+    alpha_j instead would lose every move smaller than alpha_j's rounding
+    unit, although alpha_i, when much smaller, can take it (with kernel
+    values of 1e43, moves of 1e-42 are the real ones). Each is then exact
+    to its own rounding, and the constraint alpha_i + y_i y_j alpha_j =
+    const holds to the rounding of the two. At or beyond an end of the
+    segment, the pair is :func:`land_on_end`'s: the multiplier that
+    reaches a bound is placed exactly on it. No value is moved onto a bound
+    because it is merely close to it: with tiny C, or huge kernel values,
+    multipliers of 1e-13 are real.
+
+    Parameters
+    ----------
+    alpha_i, alpha_j : float
+        The multipliers before the step.
+    y_i, y_j : float
+        Labels, -1.0 or +1.0.
+    move : float
+        How far the step would move alpha_j, before clipping (-inf or
+        +inf: to the end L or H).
+    C_i, C_j : float
+        Upper bounds of alpha_i and alpha_j (``np.inf`` allowed).
+
+    Returns
+    -------
+    alpha_i_new, alpha_j_new : float
+        The pair after the step, inside the box.
+
+    References
+    ----------
+    Platt (1998), equations (12.6)-(12.8); the CS229 simplified SMO handout,
+    equations (12)-(16). Book chapter: *Platt's SMO and working sets*.
+
+    Examples
+    --------
+    >>> from svmlib.solvers.smo import pair_on_segment
+    >>> pair_on_segment(0.5, 0.5, 1.0, -1.0, 0.25, 1.0, 1.0)
+    (0.75, 0.75)
+    >>> pair_on_segment(0.5, 0.5, 1.0, -1.0, 1.0, 1.0, 1.0)
+    (1.0, 1.0)
+
+    A move below alpha_j's rounding unit still moves a small alpha_i:
+
+    >>> pair_on_segment(1e-36, 1e-24, 1.0, -1.0, 1e-41, 1.0, 1.0)
+    (1.00001e-36, 1e-24)
+    """
+    # the moves of alpha_j that keep both multipliers in their boxes (the
+    # segment [L, H] of step_bounds, less alpha_j, without its rounding)
+    if y_i != y_j:  # both move by +move
+        lowest, highest = (
+            max(-alpha_i, -alpha_j),
+            min(C_i - alpha_i, C_j - alpha_j),
+        )
+    else:  # alpha_i moves by -move
+        lowest, highest = (
+            max(-alpha_j, alpha_i - C_i),
+            min(C_j - alpha_j, alpha_i),
+        )
+    if move <= lowest:
+        return land_on_end("L", alpha_i, alpha_j, y_i, y_j, C_i, C_j)
+    if move >= highest:
+        return land_on_end("H", alpha_i, alpha_j, y_i, y_j, C_i, C_j)
+    alpha_i_new = alpha_i - y_i * y_j * move
+    alpha_j_new = alpha_j + move
     return (
-        snap_to_bounds(alpha_i_new, C_i, scale),
-        snap_to_bounds(alpha_j_new, C_j, scale),
+        onto_box(alpha_i_new, C_i, alpha_i + abs(move)),
+        onto_box(alpha_j_new, C_j, alpha_j + abs(move)),
     )
+
+
+#: Values within this many units of rounding of a bound are on it.
+ROUNDING = 4 * np.finfo(np.float64).eps
+
+
+def onto_box(alpha, C, scale):
+    """Clip alpha to [0, C]; within rounding error of a bound, onto it.
+
+    A multiplier computed from others (alpha_i from the constraint that
+    the step keeps) carries their rounding error, about eps times their
+    size ``scale``. When it lands that close to 0 or C, the exact value is
+    the bound (for example 0.7 + 0.2 = 0.8999999999999999 where C = 0.9).
+    Nothing is moved further: multipliers of 1e-13 are real when C is
+    1e-13 or the kernel values are 1e13.
+
+    Parameters
+    ----------
+    alpha : float
+        The computed multiplier.
+    C : float
+        Its upper bound (``np.inf`` allowed).
+    scale : float
+        Size of the values it was computed from (for example
+        alpha_i + alpha_j), >= 0.
+
+    Returns
+    -------
+    float
+        alpha in [0, C]: exactly 0 or C within ``ROUNDING * scale`` of them.
+
+    References
+    ----------
+    Goldberg (1991), "What every computer scientist should know about
+    floating-point arithmetic" (the error of a sum). Book chapter:
+    *Platt's SMO and working sets*.
+
+    Examples
+    --------
+    >>> from svmlib.solvers.smo import onto_box
+    >>> onto_box(0.7 + 0.2, 0.9, 0.9), onto_box(1e-13, 1e-13, 2e-13)
+    (0.9, 1e-13)
+    >>> onto_box(3e-17, 1.0, 1.0), onto_box(3e-17, 1.0, 1e-16)
+    (0.0, 3e-17)
+    """
+    tolerance = ROUNDING * scale
+    if alpha <= tolerance:
+        return 0.0
+    if alpha >= C - tolerance:
+        return C
+    return alpha
+
+
+def land_on_end(end, alpha_i, alpha_j, y_i, y_j, C_i, C_j):
+    """The pair at an end of the step's segment, one multiplier on its bound.
+
+    At each end ``L`` or ``H`` of the segment (see :func:`step_bounds`) one
+    of the two multipliers reaches a bound of its box. It is placed exactly
+    on that bound, and the other follows from the constraint
+    alpha_i + y_i y_j alpha_j = const that the step keeps. Computing both
+    from the moved alpha_j instead can leave the multiplier that should be
+    at its bound one rounding error away from it, in both I_up and I_low,
+    where WSS 2 would pick it again and again (LIBSVM's ``Solver::Solve``
+    places it in the same way).
+
+    Parameters
+    ----------
+    end : {"L", "H"}
+        Which end of the segment alpha_j reached.
+    alpha_i, alpha_j : float
+        The multipliers before the step.
+    y_i, y_j : float
+        Labels, -1.0 or +1.0.
+    C_i, C_j : float
+        Upper bounds of alpha_i and alpha_j (``np.inf`` allowed).
+
+    Returns
+    -------
+    alpha_i_new, alpha_j_new : float
+        The pair at that end: one of them exactly 0, C_i or C_j.
+
+    Raises
+    ------
+    ValueError
+        If ``end`` is neither "L" nor "H".
+
+    References
+    ----------
+    Platt (1998), equations (12.3)-(12.8); Chang & Lin (2011), LIBSVM's
+    ``Solver::Solve``. Book chapter: *Platt's SMO and working sets*.
+
+    Examples
+    --------
+    Opposite labels keep alpha_i - alpha_j = 0.3; at the lower end, alpha_i
+    is exactly 0:
+
+    >>> from svmlib.solvers.smo import land_on_end
+    >>> land_on_end("L", 0.1, 0.4, 1.0, -1.0, 1.0, 1.0)
+    (0.0, 0.30000000000000004)
+    """
+    if end not in ("L", "H"):
+        raise ValueError(f'end must be "L" or "H", got {end!r}.')
+    # onto_box's scale: the size of the values each result is computed from
+    scale = alpha_i + alpha_j
+    if y_i != y_j:  # alpha_i - alpha_j is kept
+        difference = alpha_i - alpha_j
+        if end == "L":  # L = max(0, alpha_j - alpha_i)
+            if difference < 0:  # alpha_i reaches 0
+                return 0.0, onto_box(-difference, C_j, scale)
+            return onto_box(difference, C_i, scale), 0.0  # alpha_j: 0
+        if C_j <= C_i - difference:  # H = min(C_j, C_i + alpha_j - alpha_i)
+            return onto_box(C_j + difference, C_i, scale + C_j), C_j
+        return C_i, onto_box(C_i - difference, C_j, scale + C_i)
+    total = alpha_i + alpha_j  # alpha_i + alpha_j is kept
+    if end == "L":  # L = max(0, alpha_i + alpha_j - C_i)
+        if total > C_i:  # alpha_i reaches C_i
+            return C_i, onto_box(total - C_i, C_j, scale + C_i)
+        return onto_box(total, C_i, scale), 0.0  # alpha_j reaches 0
+    if C_j <= total:  # H = min(C_j, alpha_i + alpha_j)
+        return onto_box(total - C_j, C_i, scale + C_j), C_j
+    return 0.0, onto_box(total, C_j, scale)  # alpha_i reaches 0
 
 
 def step_bounds(alpha_i, alpha_j, y_i, y_j, C, *, C_j=None):
@@ -630,7 +899,11 @@ def step_bounds(alpha_i, alpha_j, y_i, y_j, C, *, C_j=None):
 
 
 def _better_end(alpha_j, L, H, slope, eta):
-    """The end of [L, H] with the larger dual objective, for eta <= 0."""
+    """The move to the end of [L, H] with the larger dual, for eta <= 0.
+
+    -inf for L, +inf for H (see :func:`pair_on_segment`), 0.0 when neither
+    end gains.
+    """
     if np.isinf(H):
         if slope > 0 or eta < 0:
             raise ValueError(
@@ -638,22 +911,12 @@ def _better_end(alpha_j, L, H, slope, eta):
                 "not separable in the kernel's feature space (for example, "
                 "the same point with both labels). Use a finite C."
             )
-        return L
+        return -np.inf
 
     def gain(t):
         return slope * t - 0.5 * eta * t * t
 
     gain_L, gain_H = gain(L - alpha_j), gain(H - alpha_j)
     if max(gain_L, gain_H) <= 0.0:
-        return alpha_j
-    return L if gain_L > gain_H else H
-
-
-def snap_to_bounds(alpha, C, scale):
-    """Clip alpha to [0, C], snapping values within rounding onto a bound."""
-    eps = 1e-12 * max(scale, 1.0)
-    if alpha <= eps:
         return 0.0
-    if alpha >= C - eps:
-        return C
-    return alpha
+    return -np.inf if gain_L > gain_H else np.inf
