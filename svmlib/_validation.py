@@ -560,8 +560,8 @@ def positive_weight_points(weight, y_index, classes):
     if present.sum() == 1:
         raise ValueError(
             "Invalid input - all samples with positive weights belong to "
-            f"the same class, {classes[present][0]!r} (sample_weight times "
-            "class_weight); an SVM needs points of two classes."
+            f"the same class, {classes[present].tolist()[0]!r} (sample_weight "
+            "times class_weight); an SVM needs points of two classes."
         )
     missing = classes[~present]
     if missing.size:

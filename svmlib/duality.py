@@ -226,18 +226,49 @@ def recover_w(alpha, X, y):
 
     Parameters
     ----------
-    alpha : ndarray of shape (n,)
-        Multipliers.
-    X : ndarray of shape (n, d)
+    alpha : array-like of shape (n,)
+        Multipliers, finite.
+    X : array-like or scipy.sparse matrix of shape (n, d)
         Training points.
-    y : ndarray of shape (n,)
-        Labels in {-1, +1}.
+    y : array-like of shape (n,)
+        Labels in {-1, +1}, both present.
 
     Returns
     -------
-    w : ndarray of shape (d,)
+    w : ndarray of shape (d,), float64
+
+    Raises
+    ------
+    ValueError
+        If X is not 2-D or not finite, y is not of length n or holds
+        values other than -1 and +1 (or one class only), or alpha is not a
+        finite array of shape (n,).
+
+    References
+    ----------
+    Cortes & Vapnik (1995); book chapter *Lagrange multipliers and
+    duality* (w from the stationarity of the Lagrangian).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.duality import recover_w
+    >>> X = np.array([[2.0, 0.0], [0.0, 0.0]])
+    >>> recover_w([0.5, 0.5], X, [1, -1])
+    array([1., 0.])
     """
-    return (alpha * y) @ X
+    X = check_data(X, "X", dtype=np.float64, accept_sparse=True)
+    n = X.shape[0]
+    y = check_labels(y, n)
+    alpha = np.asarray(alpha, dtype=np.float64)
+    if alpha.shape != (n,) or not np.all(np.isfinite(alpha)):
+        raise ValueError(
+            f"alpha must be a finite array of shape ({n},), one multiplier "
+            f"per training point, got shape {alpha.shape}"
+            f"{'' if alpha.shape != (n,) else ' with NaN or infinity'}."
+        )
+    w = (alpha * y) @ X
+    return np.asarray(w, dtype=np.float64).ravel()
 
 
 # ----------------------------------------------------------------------------

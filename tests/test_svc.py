@@ -486,3 +486,38 @@ def test_break_ties_needs_ovr():
     model.fit(X_iris, y_iris)
     with pytest.raises(ValueError, match="break_ties must be False"):
         model.predict(X_iris)
+
+
+@pytest.mark.parametrize("n_classes", [2, 4])
+def test_predictions_in_blocks_within_cache_size(n_classes):
+    """Issue 24: decision_function holds n_test x n_SV kernel values no more.
+
+    Before, the kernel values between all the test points and the support
+    vectors were one array: 8000 x 600 float64, 37 MiB, here against a
+    budget of 1 MiB (60000 x 20000 would be 9 GiB).
+    """
+    import tracemalloc
+
+    from sklearn.datasets import make_blobs
+
+    X_fit, y_fit = make_blobs(
+        1200, centers=n_classes, cluster_std=4.0, random_state=0
+    )
+    X_new = np.random.default_rng(0).normal(scale=5.0, size=(8000, 2))
+    small = SVC(C=10.0, gamma=0.5, cache_size=1).fit(X_fit, y_fit)
+    assert small.support_.size >= 500
+    whole = pickle.loads(pickle.dumps(small)).set_params(cache_size=1024)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        decision = small.decision_function(X_new)
+        peak = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+    output = decision.nbytes * (2 if n_classes > 2 else 1)  # ovo and ovr
+    assert peak <= 2**20 + output + 2**18, peak / 2**20
+    np.testing.assert_allclose(
+        decision, whole.decision_function(X_new), rtol=1e-12, atol=1e-12
+    )
+    np.testing.assert_array_equal(small.predict(X_new), whole.predict(X_new))
