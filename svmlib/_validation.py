@@ -46,7 +46,7 @@ def is_real(value):
 
 
 def check_real(value, name):
-    """value as a finite float.
+    """Return value as a finite float.
 
     Raises
     ------
@@ -61,7 +61,7 @@ def check_real(value, name):
 
 
 def check_positive(value, name, *, allow_inf=False):
-    """value as a float > 0; finite unless ``allow_inf``.
+    """Return value as a float > 0; finite unless ``allow_inf``.
 
     Raises
     ------
@@ -82,7 +82,7 @@ def check_positive(value, name, *, allow_inf=False):
 
 
 def check_nonnegative(value, name):
-    """value as a finite float >= 0.
+    """Return value as a finite float >= 0.
 
     Raises
     ------
@@ -97,7 +97,7 @@ def check_nonnegative(value, name):
 
 
 def check_int(value, name, *, minimum=1):
-    """value as an int >= ``minimum``.
+    """Return value as an int >= ``minimum``.
 
     Raises
     ------
@@ -116,7 +116,7 @@ def check_int(value, name, *, minimum=1):
 
 
 def check_tol(tol):
-    """tol as a positive finite float (the stopping tolerance of a solver).
+    """Return tol as a positive finite float (a solver's stopping tolerance).
 
     Raises
     ------
@@ -192,7 +192,7 @@ def check_max_iter(max_iter, n):
 
 
 def check_n_classes(n_classes):
-    """The number of classes K as an int >= 2.
+    """Return the number of classes K as an int >= 2.
 
     Parameters
     ----------
@@ -365,7 +365,7 @@ def check_labels(y, n):
 
 
 def check_C(C, y=None):
-    """The box constraint: one C for all points, or one C_i per point.
+    """Return the box constraint: one C for all points, or one C_i per point.
 
     Parameters
     ----------
@@ -508,7 +508,7 @@ def check_sample_weight(sample_weight, n):
 
 
 def positive_weight_points(weight, y_index, classes):
-    """Indices of the points with weight > 0; every class must keep one.
+    """Return the points with weight > 0; every class must keep one.
 
     The rule of LIBSVM, and of scikit-learn's ``SVC`` and ``LinearSVC``:
     a point whose weight (sample weight times class weight) is zero or
@@ -585,7 +585,7 @@ def float_dtype(dtype):
 
 
 def check_data(A, name, *, dtype=None, accept_sparse=False):
-    """A data matrix as a finite 2-D float array (or CSR sparse matrix).
+    """Return a data matrix as a finite 2-D float array (or CSR matrix).
 
     Parameters
     ----------
@@ -633,7 +633,7 @@ def check_data(A, name, *, dtype=None, accept_sparse=False):
 
 
 def check_gram(K):
-    """A Gram matrix as a C-contiguous square finite float array.
+    """Return a Gram matrix as a C-contiguous square finite float array.
 
     Parameters
     ----------

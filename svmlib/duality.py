@@ -119,7 +119,7 @@ def dual_objective_from_errors(alpha, y, E):
 
 
 def index_sets(alpha, y, C):
-    """The index sets I_up and I_low of Keerthi et al. (2001).
+    """Return the index sets I_up and I_low of Keerthi et al. (2001).
 
     I_up holds the points whose y_t alpha_t can still grow,
     I_low those whose y_t alpha_t can still shrink.
@@ -186,7 +186,7 @@ def max_violation(alpha, y, C, E):
 
 
 def intercept_from_errors(alpha, y, C, E):
-    """The intercept b, as LIBSVM's ``calculate_rho`` computes it.
+    """Return the intercept b, as LIBSVM's ``calculate_rho`` computes it.
 
     With free support vectors (0 < alpha_i < C_i) the KKT conditions say
     y_i f(x_i) = 1 for each of them, so b = -E_i; their mean is used because
@@ -277,7 +277,7 @@ def recover_w(alpha, X, y):
 
 
 def _check_problem(alpha, K, y, C=None):
-    """Validated float64 copies of (alpha, K, y) and C.
+    """Return validated float64 copies of (alpha, K, y) and C.
 
     Raises ValueError naming the problem: K not square or not finite, y not
     of length n with labels in {-1, +1} and both classes, alpha not of
@@ -509,7 +509,7 @@ def kkt_violations(alpha, K, y, b, C):
 
 
 def recover_b(alpha, K, y, C, method="free_mean", *, index=None):
-    """The intercept b from the multipliers, by one of three formulas.
+    """Return the intercept b from the multipliers, by one of 3 formulas.
 
     Every formula uses g_j = sum_i alpha_i y_i K_ij = w.phi(x_j), the
     decision function without b.

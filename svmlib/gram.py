@@ -58,6 +58,18 @@ class DenseGram:
     ------
     ValueError
         If ``K`` is not square or contains NaN or infinity.
+
+    References
+    ----------
+    Chang & Lin (2011), section 5.1; book chapter *Scaling up*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.gram import DenseGram
+    >>> gram = DenseGram(np.array([[2.0, 1.0], [1.0, 3.0]]))
+    >>> gram.column(1), gram.diagonal()
+    (array([1., 3.]), array([2., 3.]))
     """
 
     def __init__(self, K):
@@ -67,26 +79,127 @@ class DenseGram:
         self._rows = None
 
     def diagonal(self):
-        """K_ii for every training point, shape (n,), float64."""
+        """K_ii for every training point.
+
+        Returns
+        -------
+        ndarray of shape (n,), float64
+
+        References
+        ----------
+        Book chapter *Scaling up* (the Gram objects).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import DenseGram
+        >>> DenseGram(np.eye(2)).diagonal()
+        array([1., 1.])
+        """
         return self._diagonal
 
     def restrict(self, rows):
-        """Make :meth:`column` return the entries ``rows`` only (None: all)."""
+        """Make :meth:`column` return the entries ``rows`` only.
+
+        Parameters
+        ----------
+        rows : ndarray of int or None
+            The active rows; None for all n.
+
+        References
+        ----------
+        Chang & Lin (2011), section 5.2 (shrinking).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import DenseGram
+        >>> gram = DenseGram(np.arange(9.0).reshape(3, 3))
+        >>> gram.restrict(np.array([0, 2]))
+        >>> gram.column(1)
+        array([3., 5.])
+        """
         self._rows = rows
 
     def column(self, i):
-        """Column i of K over the current rows (all: a view of row i)."""
+        """Column i of K over the current rows (all: a view of row i).
+
+        Parameters
+        ----------
+        i : int
+            The column.
+
+        Returns
+        -------
+        ndarray of shape (n,) or (len(rows),)
+
+        References
+        ----------
+        Book chapter *Scaling up*.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import DenseGram
+        >>> DenseGram(np.array([[2.0, 1.0], [1.0, 3.0]])).column(0)
+        array([2., 1.])
+        """
         return self.K[i] if self._rows is None else self.K[i, self._rows]
 
     def block(self, rows, cols):
-        """K[rows][:, cols], shape (len(rows), len(cols))."""
+        """K[rows][:, cols].
+
+        Parameters
+        ----------
+        rows, cols : ndarray of int
+            The rows and columns.
+
+        Returns
+        -------
+        ndarray of shape (len(rows), len(cols))
+
+        References
+        ----------
+        Book chapter *Scaling up*.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import DenseGram
+        >>> DenseGram(np.eye(3)).block([0, 1], [1])
+        array([[0.],
+               [1.]])
+        """
         return self.K[np.ix_(rows, cols)]
 
     def products(self, rows, cols, coef):
-        """K[rows][:, cols] @ coef, shape (len(rows),), float64.
+        """K[rows][:, cols] @ coef, the gradient reconstruction.
 
         By symmetry it is (coef @ K[cols])[rows]: whole rows of K are
         copied (contiguous memory) instead of single entries gathered.
+
+        Parameters
+        ----------
+        rows, cols : ndarray of int
+            The rows of the result, and the columns summed.
+        coef : ndarray of shape (len(cols),)
+            The weight of each column.
+
+        Returns
+        -------
+        ndarray of shape (len(rows),), float64
+
+        References
+        ----------
+        Chang & Lin (2011), section 5.2 (gradient reconstruction).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import DenseGram
+        >>> gram = DenseGram(np.array([[2.0, 1.0], [1.0, 3.0]]))
+        >>> gram.products(np.array([0, 1]), np.array([1]), np.array([2.0]))
+        array([2., 6.])
         """
         return (coef @ self.K[cols])[rows]
 
@@ -117,6 +230,9 @@ class CachedGram:
     ----------
     hits, misses : int
         Column requests served from the cache, and computed anew.
+    budget : int
+        ``cache_size`` in bytes: for the cached columns, and for the
+        blocks of :meth:`products`.
 
     Notes
     -----
@@ -126,6 +242,20 @@ class CachedGram:
     matrix-vector product, or one sparse product) turned into kernel values
     in place (:meth:`svmlib.kernels.Kernel.from_inner_products`). Any other
     callable is called on (X[rows], x_i) for every miss.
+
+    References
+    ----------
+    Chang & Lin (2011), section 5.1 (LIBSVM's ``Cache``); book chapter
+    *Scaling up*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.gram import CachedGram
+    >>> from svmlib.kernels import Linear
+    >>> gram = CachedGram(np.eye(3), Linear(), cache_size=1)
+    >>> gram.column(2), gram.misses
+    (array([0., 0., 1.]), 1)
     """
 
     def __init__(self, X, kernel, cache_size):
@@ -151,7 +281,24 @@ class CachedGram:
         self.misses = 0
 
     def diagonal(self):
-        """K_ii for every training point, shape (n,), float64."""
+        """K_ii for every training point.
+
+        Returns
+        -------
+        ndarray of shape (n,), float64
+
+        References
+        ----------
+        Book chapter *Scaling up*.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import CachedGram
+        >>> from svmlib.kernels import Linear
+        >>> CachedGram(2 * np.eye(2), Linear(), cache_size=1).diagonal()
+        array([4., 4.])
+        """
         return self._diagonal
 
     def restrict(self, rows):
@@ -160,6 +307,25 @@ class CachedGram:
         The rows' points are gathered once here; a column computed while
         restricted holds K[rows, i] only and is served until the next
         restriction; a full column serves every restriction.
+
+        Parameters
+        ----------
+        rows : ndarray of int or None
+            The active rows; None for all n.
+
+        References
+        ----------
+        Chang & Lin (2011), section 5.2 (``get_Q(i, active_size)``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import CachedGram
+        >>> from svmlib.kernels import Linear
+        >>> gram = CachedGram(np.eye(3), Linear(), cache_size=1)
+        >>> gram.restrict(np.array([1, 2]))
+        >>> gram.column(2)
+        array([0., 1.])
         """
         self._rows = rows
         self._X_rows = self.X if rows is None else self.X[rows]
@@ -170,7 +336,29 @@ class CachedGram:
         self._restriction += 1
 
     def column(self, i):
-        """Column i of K over the current rows, from the cache or computed."""
+        """Column i of K over the current rows, from the cache or computed.
+
+        Parameters
+        ----------
+        i : int
+            The column.
+
+        Returns
+        -------
+        ndarray of shape (n,) or (len(rows),)
+
+        References
+        ----------
+        Chang & Lin (2011), section 5.1.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import CachedGram
+        >>> from svmlib.kernels import Linear
+        >>> CachedGram(np.eye(2), Linear(), cache_size=1).column(0)
+        array([1., 0.])
+        """
         entry = self._columns.get(i)
         if entry is not None:
             column, restriction = entry
@@ -204,7 +392,29 @@ class CachedGram:
         return K[:, 0]
 
     def block(self, rows, cols):
-        """K[rows][:, cols], computed with one kernel call."""
+        """K[rows][:, cols], computed with one kernel call.
+
+        Parameters
+        ----------
+        rows, cols : ndarray of int
+            The rows and columns.
+
+        Returns
+        -------
+        ndarray of shape (len(rows), len(cols))
+
+        References
+        ----------
+        Book chapter *Scaling up*.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import CachedGram
+        >>> from svmlib.kernels import Linear
+        >>> CachedGram(np.eye(2), Linear(), cache_size=1).block([0], [0, 1])
+        array([[1., 0.]])
+        """
         return self.kernel(self.X[rows], self.X[cols])
 
     def products(self, rows, cols, coef, chunk=1024):
@@ -300,7 +510,35 @@ def _kernel_diagonal(X, kernel, block=512):
 
 
 def as_gram(K):
-    """Wrap an ndarray in :class:`DenseGram`; pass Gram objects through."""
+    """Wrap an ndarray in :class:`DenseGram`; pass Gram objects through.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n), DenseGram or CachedGram
+        A Gram matrix, or an object with ``n``, ``column`` and
+        ``diagonal``.
+
+    Returns
+    -------
+    DenseGram or the object itself
+
+    Raises
+    ------
+    ValueError
+        From :class:`DenseGram`: K not square or not finite.
+
+    References
+    ----------
+    Book chapter *Scaling up*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.gram import as_gram
+    >>> gram = as_gram(np.eye(2))
+    >>> as_gram(gram) is gram
+    True
+    """
     if hasattr(K, "column") and hasattr(K, "diagonal") and hasattr(K, "n"):
         return K
     return DenseGram(K)
@@ -340,13 +578,17 @@ def gram_fits(n, dtype, cache_size):
     True
     >>> gram_fits(1025, np.float64, 8)
     False
+
+    References
+    ----------
+    Chang & Lin (2011), section 5.1 (``cache_size``).
     """
     cache_size = check_positive(cache_size, "cache_size", allow_inf=True)
     return n * n * float_dtype(dtype).itemsize <= cache_size * _MIB
 
 
 def make_gram(X, kernel, cache_size):
-    """The Gram matrix of ``X``: dense if it fits the budget, else cached.
+    """Return the Gram matrix of ``X``: dense if it fits, else cached.
 
     Parameters
     ----------
@@ -366,6 +608,21 @@ def make_gram(X, kernel, cache_size):
     ValueError
         If ``cache_size`` is not a positive number, or the kernel returns a
         matrix that is not square or not finite.
+
+    References
+    ----------
+    Chang & Lin (2011), section 5.1; book chapter *Scaling up*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.gram import make_gram
+    >>> from svmlib.kernels import RBF
+    >>> X = np.random.default_rng(0).normal(size=(100, 3))
+    >>> type(make_gram(X, RBF(gamma=1.0), 1)).__name__
+    'DenseGram'
+    >>> type(make_gram(X, RBF(gamma=1.0), 0.01)).__name__
+    'CachedGram'
     """
     if gram_fits(X.shape[0], X.dtype, cache_size):
         return DenseGram(kernel(X, X))

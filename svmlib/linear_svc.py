@@ -227,6 +227,7 @@ n_features)
         return fits
 
     def __sklearn_tags__(self):
+        """Return scikit-learn's tags: sparse input accepted."""
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         return tags

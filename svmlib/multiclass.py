@@ -61,7 +61,7 @@ __all__ = [
 
 
 def class_pairs(n_classes):
-    """The pairs (i, j), i < j, of class indices in LIBSVM's order.
+    """Return the pairs (i, j), i < j, of class indices in LIBSVM's order.
 
     (0, 1), (0, 2), ..., (0, K-1), (1, 2), ..., (K-2, K-1).
 
@@ -141,7 +141,7 @@ class TrainingKernel:
 
     @classmethod
     def precomputed(cls, K):
-        """The kernel given by its Gram matrix K, of shape (n, n)."""
+        """Return the kernel given by its Gram matrix K, of shape (n, n)."""
         training = cls.__new__(cls)
         training.X, training.kernel, training.cache_size = None, None, None
         training.n = K.shape[0]
@@ -152,11 +152,11 @@ class TrainingKernel:
         return training
 
     def kept_classes(self):
-        """The classes whose block with themselves is kept (a set)."""
+        """Return the classes whose block with themselves is kept (a set)."""
         return set(self._blocks)
 
     def gram(self, members):
-        """The Gram object of the points ``members`` (an index array)."""
+        """Return the Gram object of the points ``members`` (indices)."""
         if self.K is not None:
             if self._all_in_order(members):  # no copy
                 return DenseGram(self.K)
@@ -164,7 +164,7 @@ class TrainingKernel:
         return make_gram(self._points(members), self.kernel, self.cache_size)
 
     def pair_gram(self, groups, i, j):
-        """The points of classes i and j, and their Gram object.
+        """Return the points of classes i and j, and their Gram object.
 
         When the full Gram matrix is not there but this pair's fits the
         memory budget, it is assembled from three blocks: K(i, i), K(j, j)
@@ -207,7 +207,7 @@ class TrainingKernel:
         return members, DenseGram(K)
 
     def _pair_matrix(self, m):
-        """An m x m array in memory reused from pair to pair.
+        """Return an m x m array in memory reused from pair to pair.
 
         Pairs are solved one after the other, so one buffer, as large as
         the largest pair, saves allocating (and faulting in the pages of)
@@ -235,7 +235,7 @@ class TrainingKernel:
         return block
 
     def block(self, rows, columns):
-        """The kernel values K(x_r, x_c), shape (len(rows), len(columns))."""
+        """Return the kernel values K(x_r, x_c) of rows and columns."""
         if self.K is not None:
             return self.K[np.ix_(rows, columns)]
         points = self._points(rows)
@@ -292,7 +292,7 @@ class OneVsOneFit:
 
 
 def next_pair(pairs, solved, kept):
-    """The next machine to train: the one whose kernel blocks are at hand.
+    """Return the next machine to train: one whose blocks are at hand.
 
     The machines are independent, so any order gives the same model. The
     first unsolved pair with the most classes in ``kept`` (the classes
@@ -425,7 +425,7 @@ class PairSchedule:
         self._log_read = len(log)
 
     def next_pair(self):
-        """The next pair (i, j) to train, by the rule of :func:`next_pair`.
+        """Return the next pair (i, j) to train, by :func:`next_pair`'s rule.
 
         Returns
         -------
@@ -511,7 +511,7 @@ def _available_memory():
 
 
 def _format_bytes(size):
-    """A size in bytes as MiB, or GiB from 1 GiB on (3 digits)."""
+    """Return a size in bytes as MiB, or GiB from 1 GiB on (3 digits)."""
     if size >= 2**30:
         return f"{size / 2**30:.3g} GiB"
     return f"{size / 2**20:.3g} MiB"
@@ -789,7 +789,7 @@ def ovo_decision(K, dual_coef, intercept, n_support):
 
 
 def ovo_coef(dual_coef, n_support, support_vectors):
-    """The weight vectors w_ij of the pairwise machines of a linear kernel.
+    """Return the weight vectors w_ij of the machines of a linear kernel.
 
     With K(x, z) = x . z, the machine (i, j) is f_ij(x) = w_ij . x + b_ij
     with w_ij = sum over its support vectors s of coef_s x_s (scikit-learn's
@@ -1002,7 +1002,7 @@ def _nbytes(arrays):
 
 
 def _n_points(X):
-    """Number of points of X: rows of an array or sparse matrix, or len(X)."""
+    """Return the number of points of X: its rows, or len(X)."""
     return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
@@ -1063,6 +1063,7 @@ class OneVsRest(ClassifierMixin, BaseEstimator):
         self.estimator = estimator
 
     def __sklearn_tags__(self):
+        """Return scikit-learn's tags: sparse input accepted."""
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         return tags
@@ -1128,7 +1129,7 @@ class OneVsRest(ClassifierMixin, BaseEstimator):
         return scores[:, 0] if self.classes_.size == 2 else scores
 
     def predict(self, X):
-        """The class with the largest decision value, shape (n_samples,)."""
+        """Return the class with the largest decision value."""
         scores = self.decision_function(X)
         if scores.ndim == 1:
             return self.classes_[(scores > 0).astype(int)]

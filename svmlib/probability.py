@@ -254,7 +254,7 @@ def fit_sigmoid(f, y, *, max_iter=100, min_step=1e-10, eps=1e-5):
 
 
 def pairwise_probabilities(decision, A, B):
-    """The pairwise probabilities r_ij = P(i | i or j, x) of every point.
+    """Return the pairwise probabilities r_ij = P(i | i or j, x).
 
     Parameters
     ----------
@@ -378,7 +378,7 @@ def pairwise_coupling(r):
 
 
 def _check_pairwise(r):
-    """r as a float64 (n, K, K) copy, diagonal 0; K >= 2, r_ij in (0, 1)."""
+    """Return r as a float64 (n, K, K) copy, diagonal 0, r_ij in (0, 1)."""
     r = np.asarray(r, dtype=np.float64)
     if r.ndim != 3 or r.shape[1] != r.shape[2] or r.shape[1] < 2:
         raise ValueError(

@@ -301,6 +301,7 @@ callable, default="rbf"
         self.verbose = verbose
 
     def __sklearn_tags__(self):
+        """Return scikit-learn's tags: pairwise for "precomputed"."""
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = self.kernel == "precomputed"
         tags.input_tags.sparse = self.kernel != "precomputed"
@@ -363,7 +364,7 @@ n_features)
         return self
 
     def _train(self, training, y_index, solve):
-        """The pairwise machines, and their sigmoids if probability=True."""
+        """Train the machines, and their sigmoids if probability=True."""
         with warnings.catch_warnings():
             # one warning for the whole fit (see fit), not one per machine
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -385,7 +386,7 @@ n_features)
         return fit
 
     def _check_kernel_parameters(self):
-        """The checks that involve two parameters (the others: constraints)."""
+        """Check the parameters that interact (the others: constraints)."""
         if self.sigma is None:
             return
         if self.gamma is not None:
@@ -419,7 +420,7 @@ n_features)
         return X, y
 
     def _resolve_gamma(self, X):
-        """The gamma of the kernel, or None for kernels without one."""
+        """Return the gamma of the kernel, or None for kernels without one."""
         if self.kernel not in _GAMMA_KERNELS:
             return None
         if self.sigma is not None:
@@ -442,7 +443,7 @@ n_features)
         )
 
     def _training_kernel(self, X, kept):
-        """The kernel on the points that are kept (weight > 0)."""
+        """Return the kernel on the points that are kept (weight > 0)."""
         if self.kernel == "precomputed":
             if kept.size < X.shape[0]:
                 X = X[np.ix_(kept, kept)]
@@ -469,7 +470,7 @@ n_features)
         return solve
 
     def _store_model(self, X, kept, fit):
-        """The fitted attributes, scikit-learn's layout, from the machines."""
+        """Set the fitted attributes, in scikit-learn's layout."""
         binary = self.classes_.size == 2
         # LIBSVM's machine (0, 1) has y = +1 for classes_[0]; scikit-learn
         # flips the binary model so that f > 0 means classes_[1].
@@ -722,7 +723,7 @@ n_features)
 
     @property
     def coef_(self):
-        """w of each machine, f(x) = w . x + b; only for kernel="linear".
+        """Weight vector w of each machine, f(x) = w . x + b (linear kernel).
 
         Shape (K (K - 1) / 2, n_features), read-only; sparse (CSR) if the
         training data were.
@@ -827,7 +828,7 @@ def _scale_gamma(X):
 
 
 def _dense_if_not_sparse(X):
-    """A sparse X as a dense array if that takes no more memory than CSR.
+    """Return a sparse X as an array if that takes no more memory.
 
     Such a matrix (about 2/3 nonzeros or more in float64) is not sparse:
     BLAS products on the dense copy are faster than sparse ones, and the
@@ -843,7 +844,7 @@ def _dense_if_not_sparse(X):
 
 
 def _sparse_like_sklearn(A):
-    """A as CSR in scikit-learn's configured sparse interface."""
+    """Return A as CSR in scikit-learn's configured sparse interface."""
     if get_config().get("sparse_interface") == "sparray":
         return sp.csr_array(A)
     return sp.csr_matrix(A)

@@ -337,7 +337,7 @@ def _coordinate_descent(
 
 
 def _result(Xb, y, C, loss, bias, alpha, D, w_tilde, n_iter, gap, converged):
-    """The LinearResult: split off the bias weight, evaluate both sides."""
+    """Return the LinearResult: bias weight split off, both objectives."""
     slack = np.maximum(0.0, 1.0 - y * (Xb @ w_tilde))
     penalty = slack if loss == "hinge" else slack**2
     half_norm = 0.5 * (w_tilde @ w_tilde)
