@@ -75,6 +75,20 @@ def error_cache(alpha, K, y):
     -------
     E : ndarray of shape (n,), float64
         f(x_k) - b - y_k.
+
+    References
+    ----------
+    Keerthi, Shevade, Bhattacharyya & Murthy (2001); Chang & Lin (2011),
+    section 4.1.2; book chapter *The soft margin*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.duality import error_cache
+    >>> X = np.array([[2.0], [0.0]])  # x = 2 (class +1), x = 0 (class -1)
+    >>> K, y, alpha = X @ X.T, np.array([1.0, -1.0]), np.array([0.5, 0.5])
+    >>> error_cache(alpha, K, y)
+    array([1., 1.])
     """
     return K @ (alpha * y) - y
 
@@ -96,6 +110,20 @@ def dual_objective(alpha, K, y):
     Returns
     -------
     W : float
+
+    References
+    ----------
+    Cortes & Vapnik (1995); book chapter *Lagrange multipliers and
+    duality*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.duality import dual_objective
+    >>> X = np.array([[2.0], [0.0]])  # x = 2 (class +1), x = 0 (class -1)
+    >>> K, y, alpha = X @ X.T, np.array([1.0, -1.0]), np.array([0.5, 0.5])
+    >>> dual_objective(alpha, K, y)
+    0.5
     """
     return dual_objective_from_errors(alpha, y, error_cache(alpha, K, y))
 
@@ -114,6 +142,20 @@ def dual_objective_from_errors(alpha, y, E):
     Returns
     -------
     W : float
+
+    References
+    ----------
+    Cortes & Vapnik (1995); book chapter *Lagrange multipliers and
+    duality*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.duality import dual_objective_from_errors
+    >>> X = np.array([[2.0], [0.0]])  # x = 2 (class +1), x = 0 (class -1)
+    >>> K, y, alpha = X @ X.T, np.array([1.0, -1.0]), np.array([0.5, 0.5])
+    >>> dual_objective_from_errors(alpha, y, np.array([1.0, 1.0]))
+    0.5
     """
     return 0.5 * float(np.dot(alpha, 1.0 - y * E))
 
@@ -135,6 +177,11 @@ def index_sets(alpha, y, C):
     Returns
     -------
     up, low : ndarray of bool, shape (n,)
+
+    References
+    ----------
+    Keerthi, Shevade, Bhattacharyya & Murthy (2001); Chang & Lin (2011),
+    section 4.1.2; book chapter *The soft margin*.
 
     Examples
     --------
@@ -178,6 +225,20 @@ def max_violation(alpha, y, C, E):
     -----
     Source: Keerthi, Shevade, Bhattacharyya & Murthy (2001); Fan, Chen & Lin
     (2005), section 2; LIBSVM's ``Solver::select_working_set``.
+
+    References
+    ----------
+    Keerthi, Shevade, Bhattacharyya & Murthy (2001); Chang & Lin (2011),
+    section 4.1.2; book chapter *The soft margin*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.duality import max_violation
+    >>> X = np.array([[2.0], [0.0]])  # x = 2 (class +1), x = 0 (class -1)
+    >>> K, y, alpha = X @ X.T, np.array([1.0, -1.0]), np.array([0.5, 0.5])
+    >>> max_violation(alpha, y, 10.0, np.array([1.0, 1.0]))
+    0.0
     """
     up, low = index_sets(alpha, y, C)
     if not up.any() or not low.any():
@@ -205,6 +266,19 @@ def intercept_from_errors(alpha, y, C, E):
     Returns
     -------
     b : float
+
+    References
+    ----------
+    Chang & Lin (2011), section 4.1.5 (``calculate_rho``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.duality import intercept_from_errors
+    >>> X = np.array([[2.0], [0.0]])  # x = 2 (class +1), x = 0 (class -1)
+    >>> K, y, alpha = X @ X.T, np.array([1.0, -1.0]), np.array([0.5, 0.5])
+    >>> intercept_from_errors(alpha, y, 10.0, np.array([1.0, 1.0]))
+    -1.0
     """
     free = (alpha > 0) & (alpha < C)
     if free.any():
@@ -378,6 +452,19 @@ def primal_objective(w, b, X, y, C, *, feasibility_tol=1e-3):
     objective of :func:`svmlib.solvers.primal_gd`,
     lam/2 ||w||^2 + mean hinge, equals
     ``lam * primal_objective(..., C=1/(lam n))``.
+
+    References
+    ----------
+    Cortes & Vapnik (1995); book chapter *The soft margin*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.duality import primal_objective
+    >>> X = np.array([[2.0], [0.0]])  # x = 2 (class +1), x = 0 (class -1)
+    >>> K, y, alpha = X @ X.T, np.array([1.0, -1.0]), np.array([0.5, 0.5])
+    >>> primal_objective(np.array([1.0]), -1.0, X, y, 10.0)
+    0.5
     """
     X = check_data(X, "X", dtype=np.float64)
     w = np.asarray(w, dtype=np.float64)
@@ -441,6 +528,20 @@ def duality_gap(alpha, K, y, b, C, *, feasibility_tol=1e-3):
     alpha^T Q alpha - sum(alpha) + sum_i C_i xi_i
     = sum_i [C_i xi_i - alpha_i (1 - y_i f(x_i))] when sum alpha_i y_i = 0,
     a sum of complementary-slackness terms (Boyd & Vandenberghe 2004, 5.5).
+
+    References
+    ----------
+    Cortes & Vapnik (1995); book chapter *Lagrange multipliers and
+    duality*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.duality import duality_gap
+    >>> X = np.array([[2.0], [0.0]])  # x = 2 (class +1), x = 0 (class -1)
+    >>> K, y, alpha = X @ X.T, np.array([1.0, -1.0]), np.array([0.5, 0.5])
+    >>> duality_gap(alpha, K, y, -1.0, 10.0)  # w = 1, b = -1: optimal
+    0.0
     """
     alpha, K, y, C = _check_problem(alpha, K, y, C)
     g = K @ (alpha * y)  # w . phi(x_j)
@@ -497,6 +598,20 @@ def kkt_violations(alpha, K, y, b, C):
     -----
     Karush (1939), Kuhn & Tucker (1951); for the SVM, Cortes & Vapnik (1995)
     and Platt (1998), equation (12.2).
+
+    References
+    ----------
+    Keerthi, Shevade, Bhattacharyya & Murthy (2001); Chang & Lin (2011),
+    section 4.1.2; book chapter *The soft margin*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.duality import kkt_violations
+    >>> X = np.array([[2.0], [0.0]])  # x = 2 (class +1), x = 0 (class -1)
+    >>> K, y, alpha = X @ X.T, np.array([1.0, -1.0]), np.array([0.5, 0.5])
+    >>> kkt_violations(alpha, K, y, -1.0, 10.0)
+    array([0., 0.])
     """
     alpha, K, y, C = _check_problem(alpha, K, y, C)
     _check_in_box(alpha, C)
@@ -566,6 +681,19 @@ def recover_b(alpha, K, y, C, method="free_mean", *, index=None):
     (2011), section 4.1.5 (LIBSVM's rho); the "extreme" formula is the
     midpoint of the two classes' closest points under w, as in the hard-margin
     derivation of Cortes & Vapnik (1995).
+
+    References
+    ----------
+    Chang & Lin (2011), section 4.1.5; book chapter *The soft margin*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.duality import recover_b
+    >>> X = np.array([[2.0], [0.0]])  # x = 2 (class +1), x = 0 (class -1)
+    >>> K, y, alpha = X @ X.T, np.array([1.0, -1.0]), np.array([0.5, 0.5])
+    >>> recover_b(alpha, K, y, 10.0)
+    -1.0
     """
     if method not in B_METHODS:
         raise ValueError(f"method must be one of {B_METHODS}, got {method!r}.")

@@ -76,6 +76,12 @@ class LinearSVC(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
     n_iter_ : int
         The largest number of passes over the machines.
 
+    References
+    ----------
+    Hsieh, Chang, Lin, Keerthi & Sundararajan (2008), "A dual
+    coordinate descent method for large-scale linear SVM"; Fan et al.
+    (2008), "LIBLINEAR"; book chapter *Scaling up*.
+
     Examples
     --------
     >>> from sklearn.datasets import make_classification
@@ -160,6 +166,18 @@ n_features)
             finite or of the wrong shape, the data are invalid, or the
             features are so large that their squared norms overflow. A fit
             that fails leaves the estimator unfitted.
+
+        References
+        ----------
+        Hsieh et al. (2008), Algorithm 1.
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from svmlib import LinearSVC
+        >>> X, y = load_iris(return_X_y=True)
+        >>> LinearSVC(random_state=0, max_iter=10000).fit(X, y).coef_.shape
+        (3, 4)
         """
         if self.dual is False:
             raise ValueError(

@@ -125,6 +125,21 @@ class TrainingKernel:
         Number of training points.
     dtype : numpy dtype
         float32 for float32 points, float64 otherwise.
+
+    References
+    ----------
+    Chang & Lin (2011), section 5.1; book chapter *More than two
+    classes*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.kernels import RBF
+    >>> from svmlib.multiclass import TrainingKernel
+    >>> X = np.random.default_rng(0).normal(size=(6, 2))
+    >>> training = TrainingKernel(X, RBF(gamma=1.0), cache_size=1)
+    >>> training.K.shape  # the whole Gram matrix fits
+    (6, 6)
     """
 
     def __init__(self, X, kernel, cache_size):
@@ -141,7 +156,29 @@ class TrainingKernel:
 
     @classmethod
     def precomputed(cls, K):
-        """Return the kernel given by its Gram matrix K, of shape (n, n)."""
+        """Return the kernel given by its Gram matrix K, of shape (n, n).
+
+        Parameters
+        ----------
+        K : ndarray of shape (n, n)
+            The Gram matrix of the training points.
+
+        Returns
+        -------
+        TrainingKernel
+
+        References
+        ----------
+        Chang & Lin (2011), section 5.1; book chapter *More than two
+        classes*.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.multiclass import TrainingKernel
+        >>> TrainingKernel.precomputed(np.eye(3)).n
+        3
+        """
         training = cls.__new__(cls)
         training.X, training.kernel, training.cache_size = None, None, None
         training.n = K.shape[0]
@@ -152,11 +189,56 @@ class TrainingKernel:
         return training
 
     def kept_classes(self):
-        """Return the classes whose block with themselves is kept (a set)."""
+        """Return the classes whose block with themselves is kept (a set).
+
+        Returns
+        -------
+        set of int
+
+        References
+        ----------
+        Chang & Lin (2011), section 5.1; book chapter *More than two
+        classes*.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.kernels import RBF
+        >>> from svmlib.multiclass import TrainingKernel
+        >>> X = np.random.default_rng(0).normal(size=(6, 2))
+        >>> training = TrainingKernel(X, RBF(gamma=1.0), cache_size=1)
+        >>> training.kept_classes()  # the full matrix: no blocks
+        set()
+        """
         return set(self._blocks)
 
     def gram(self, members):
-        """Return the Gram object of the points ``members`` (indices)."""
+        """Return the Gram object of the points ``members`` (indices).
+
+        Parameters
+        ----------
+        members : ndarray of int
+            Indices of the points.
+
+        Returns
+        -------
+        DenseGram or CachedGram
+
+        References
+        ----------
+        Chang & Lin (2011), section 5.1; book chapter *More than two
+        classes*.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.kernels import RBF
+        >>> from svmlib.multiclass import TrainingKernel
+        >>> X = np.random.default_rng(0).normal(size=(6, 2))
+        >>> training = TrainingKernel(X, RBF(gamma=1.0), cache_size=1)
+        >>> training.gram(np.array([0, 2, 4])).n
+        3
+        """
         if self.K is not None:
             if self._all_in_order(members):  # no copy
                 return DenseGram(self.K)
@@ -190,6 +272,23 @@ class TrainingKernel:
             order).
         gram : DenseGram or CachedGram
             Over the points ``members``.
+
+        References
+        ----------
+        Chang & Lin (2011), section 5.1; book chapter *More than two
+        classes*.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.kernels import RBF
+        >>> from svmlib.multiclass import TrainingKernel
+        >>> X = np.random.default_rng(0).normal(size=(6, 2))
+        >>> training = TrainingKernel(X, RBF(gamma=1.0), cache_size=1)
+        >>> groups = [np.array([0, 1, 2]), np.array([3, 4, 5])]
+        >>> members, gram = training.pair_gram(groups, 0, 1)
+        >>> members.tolist(), gram.n
+        ([0, 1, 2, 3, 4, 5], 6)
         """
         first, second = groups[i], groups[j]
         members = np.concatenate([first, second])
@@ -235,7 +334,32 @@ class TrainingKernel:
         return block
 
     def block(self, rows, columns):
-        """Return the kernel values K(x_r, x_c) of rows and columns."""
+        """Return the kernel values K(x_r, x_c) of rows and columns.
+
+        Parameters
+        ----------
+        rows, columns : ndarray of int
+            Indices of the points.
+
+        Returns
+        -------
+        ndarray of shape (len(rows), len(columns))
+
+        References
+        ----------
+        Chang & Lin (2011), section 5.1; book chapter *More than two
+        classes*.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.kernels import RBF
+        >>> from svmlib.multiclass import TrainingKernel
+        >>> X = np.random.default_rng(0).normal(size=(6, 2))
+        >>> training = TrainingKernel(X, RBF(gamma=1.0), cache_size=1)
+        >>> training.block(np.array([0, 1]), np.array([5])).shape
+        (2, 1)
+        """
         if self.K is not None:
             return self.K[np.ix_(rows, columns)]
         points = self._points(rows)
@@ -436,6 +560,17 @@ class PairSchedule:
         ------
         StopIteration
             When every pair is solved.
+
+        References
+        ----------
+        Chang & Lin (2011), section 7.
+
+        Examples
+        --------
+        >>> from svmlib.multiclass import PairSchedule
+        >>> schedule = PairSchedule(4)
+        >>> schedule.next_pair()
+        (0, 1)
         """
         self._read_log()
         two, one = self._two, self._one
@@ -463,7 +598,25 @@ class PairSchedule:
         raise StopIteration("every pair is solved")
 
     def solved(self, i, j):
-        """Mark the pair (i, j) as trained."""
+        """Mark the pair (i, j) as trained.
+
+        Parameters
+        ----------
+        i, j : int
+            The pair, i < j.
+
+        References
+        ----------
+        Chang & Lin (2011), section 7.
+
+        Examples
+        --------
+        >>> from svmlib.multiclass import PairSchedule
+        >>> schedule = PairSchedule(4)
+        >>> schedule.solved(0, 1)
+        >>> schedule.next_pair()
+        (0, 2)
+        """
         self._unsolved[self._index(i, j)] = False
 
 
@@ -619,6 +772,18 @@ def fit_one_vs_one(training, y_index, n_classes, solve, *, progress=False):
     Knerr, Personnaz & Dreyfus (1990) for pairwise classification; Hsu & Lin
     (2002), "A comparison of methods for multiclass support vector machines";
     Chang & Lin (2011), section 7 (LIBSVM's layout of the model).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from svmlib.kernels import RBF
+    >>> from svmlib.multiclass import TrainingKernel, fit_one_vs_one
+    >>> from svmlib.solvers import smo
+    >>> X, y = load_iris(return_X_y=True)
+    >>> training = TrainingKernel(X, RBF(gamma=0.5), cache_size=64)
+    >>> fit = fit_one_vs_one(training, y, 3, lambda K, y, m: smo(K, y, 1.0))
+    >>> fit.dual_coef.shape == (2, fit.support.size), fit.intercept.shape
+    (True, (3,))
     """
     y_index = _check_class_indices(y_index, n_classes)
     check_model_memory(n_classes, y_index.size)
@@ -682,6 +847,24 @@ def fit_pairwise_sigmoids(training, y_index, n_classes, solve, random_state):
     -------
     A, B : ndarray of shape (K (K - 1) / 2,), float64
         The sigmoid of each machine, in the order of :func:`class_pairs`.
+
+    References
+    ----------
+    Platt (1999); Lin, Lin & Weng (2007); Chang & Lin (2011), section 8
+    (``svm_binary_svc_probability``).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from svmlib.kernels import RBF
+    >>> from svmlib.multiclass import TrainingKernel, fit_pairwise_sigmoids
+    >>> from svmlib.solvers import smo
+    >>> X, y = load_iris(return_X_y=True)
+    >>> training = TrainingKernel(X, RBF(gamma=0.5), cache_size=64)
+    >>> solve = lambda K, y, members: smo(K, y, 1.0)
+    >>> A, B = fit_pairwise_sigmoids(training, y, 3, solve, random_state=0)
+    >>> A.shape, bool((A < 0).all())
+    ((3,), True)
     """
     A = []
     B = []
@@ -1081,6 +1264,26 @@ class OneVsRest(ClassifierMixin, BaseEstimator):
         Returns
         -------
         self : OneVsRest
+
+        Raises
+        ------
+        ValueError
+            Fewer than two classes, invalid X or y, or an invalid
+            ``estimator``; the estimator is then left unfitted.
+
+        References
+        ----------
+        Rifkin & Klautau (2004); Hsu & Lin (2002).
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from svmlib import SVC
+        >>> from svmlib.multiclass import OneVsRest
+        >>> X, y = load_iris(return_X_y=True)
+        >>> model = OneVsRest(SVC(C=10.0)).fit(X, y)
+        >>> len(model.estimators_)
+        3
         """
         with _fresh_fit(self):
             X, y = validate_data(
@@ -1111,6 +1314,20 @@ class OneVsRest(ClassifierMixin, BaseEstimator):
         -------
         scores : ndarray of shape (n_samples, K), or (n_samples,), float64
             With two classes, positive values mean ``classes_[1]``.
+
+        References
+        ----------
+        Rifkin & Klautau (2004); Hsu & Lin (2002).
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from svmlib import SVC
+        >>> from svmlib.multiclass import OneVsRest
+        >>> X, y = load_iris(return_X_y=True)
+        >>> model = OneVsRest(SVC(C=10.0)).fit(X, y)
+        >>> model.decision_function(X[:2]).shape
+        (2, 3)
         """
         check_is_fitted(self)
         X = validate_data(
@@ -1129,7 +1346,31 @@ class OneVsRest(ClassifierMixin, BaseEstimator):
         return scores[:, 0] if self.classes_.size == 2 else scores
 
     def predict(self, X):
-        """Return the class with the largest decision value."""
+        """Return the class with the largest decision value.
+
+        Parameters
+        ----------
+        X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+
+        References
+        ----------
+        Rifkin & Klautau (2004); Hsu & Lin (2002).
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from svmlib import SVC
+        >>> from svmlib.multiclass import OneVsRest
+        >>> X, y = load_iris(return_X_y=True)
+        >>> model = OneVsRest(SVC(C=10.0)).fit(X, y)
+        >>> model.predict(X[[0, 50, 100]]).tolist()
+        [0, 1, 2]
+        """
         scores = self.decision_function(X)
         if scores.ndim == 1:
             return self.classes_[(scores > 0).astype(int)]

@@ -148,6 +148,11 @@ def sigmoid_predict(f, A, B):
     p : ndarray of shape (n,), float64
         Probabilities in [0, 1].
 
+    References
+    ----------
+    Platt (1999); Lin, Lin & Weng (2007), "A note on Platt's
+    probabilistic outputs for support vector machines".
+
     Examples
     --------
     >>> sigmoid_predict([0.0, 1e6, -1e6], A=-2.0, B=0.0).tolist()
@@ -209,6 +214,11 @@ def fit_sigmoid(f, y, *, max_iter=100, min_step=1e-10, eps=1e-5):
     -----
     Like LIBSVM, the fit stops without an error when the line search fails
     or ``max_iter`` is reached: (A, B) is then the best point found.
+
+    References
+    ----------
+    Platt (1999); Lin, Lin & Weng (2007), Algorithm 1 (Newton's method
+    with backtracking, LIBSVM's ``sigmoid_train``).
 
     Examples
     --------
@@ -276,6 +286,21 @@ def pairwise_probabilities(decision, A, B):
     ValueError
         If the number of columns of ``decision`` is not K (K - 1) / 2 for an
         integer K >= 2, or A and B do not have one entry per column.
+
+    References
+    ----------
+    Platt (1999); Wu, Lin & Weng (2004), section 2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.probability import pairwise_probabilities
+    >>> decision = np.array([[1.0, 2.0, -0.5]])  # f_01, f_02, f_12
+    >>> A, B = np.full(3, -2.0), np.zeros(3)
+    >>> pairwise_probabilities(decision, A, B).round(3)
+    array([[[0.   , 0.881, 0.982],
+            [0.119, 0.   , 0.269],
+            [0.018, 0.731, 0.   ]]])
     """
     decision = np.asarray(decision, dtype=np.float64)
     n_pairs = decision.shape[1]
@@ -341,6 +366,11 @@ def pairwise_coupling(r):
     ValueError
         If r is not of shape (n_samples, K, K) with K >= 2, or an
         off-diagonal entry is outside (0, 1).
+
+    References
+    ----------
+    Wu, Lin & Weng (2004), "Probability estimates for multi-class
+    classification by pairwise coupling", method 2.
 
     Examples
     --------
@@ -422,5 +452,19 @@ def class_probabilities(decision, A, B):
     ------
     ValueError
         As :func:`pairwise_probabilities`.
+
+    References
+    ----------
+    Platt (1999); Wu, Lin & Weng (2004), method 2; LIBSVM's
+    ``svm_predict_probability``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.probability import class_probabilities
+    >>> decision = np.array([[1.0, 2.0, -0.5]])  # f_01, f_02, f_12
+    >>> A, B = np.full(3, -2.0), np.zeros(3)
+    >>> class_probabilities(decision, A, B).round(3)
+    array([[0.885, 0.08 , 0.034]])
     """
     return pairwise_coupling(pairwise_probabilities(decision, A, B))

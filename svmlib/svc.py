@@ -332,6 +332,30 @@ n_features)
         Returns
         -------
         self : SVC
+
+        Raises
+        ------
+        ValueError
+            As listed for the class (invalid parameters, data or weights);
+            ``sample_weight`` with NaN, infinity or the wrong shape.
+        MemoryError
+            If the pairwise model (``alpha_``, K (K - 1) / 2 x n float64)
+            would not fit in the memory available
+            (:func:`svmlib.multiclass.check_model_memory`).
+
+        References
+        ----------
+        Chang & Lin (2011); book chapters *The soft margin* and *More
+        than two classes*.
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from svmlib import SVC
+        >>> X, y = load_iris(return_X_y=True)
+        >>> model = SVC(C=10.0).fit(X, y)
+        >>> model.n_support_.shape, model.intercept_.shape
+        ((3,), (3,))
         """
         self._check_kernel_parameters()
         with _fresh_fit(self):
@@ -621,6 +645,19 @@ n_features)
             If X does not have the training data's number of features, is
             sparse while the training data were dense, or a callable kernel
             returns a matrix of the wrong shape.
+
+        References
+        ----------
+        Chang & Lin (2011), section 7; Hsu & Lin (2002).
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from svmlib import SVC
+        >>> X, y = load_iris(return_X_y=True)
+        >>> model = SVC(C=10.0).fit(X, y)
+        >>> model.decision_function(X[:2]).shape
+        (2, 3)
         """
         pairwise = self._pairwise_decision(X)
         if self.classes_.size == 2:
@@ -655,6 +692,19 @@ n_features)
         ValueError
             With ``break_ties=True`` and ``decision_function_shape="ovo"``,
             and as :meth:`decision_function`.
+
+        References
+        ----------
+        Chang & Lin (2011), section 7 (voting).
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from svmlib import SVC
+        >>> X, y = load_iris(return_X_y=True)
+        >>> model = SVC(C=10.0).fit(X, y)
+        >>> model.predict(X[[0, 50, 100]]).tolist()
+        [0, 1, 2]
         """
         check_is_fitted(self)
         if self.break_ties and self.decision_function_shape == "ovo":
@@ -705,6 +755,15 @@ n_features)
         ----------
         Platt (1999); Lin, Lin & Weng (2007); Wu, Lin & Weng (2004), method
         2 (see :mod:`svmlib.probability`).
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from svmlib import SVC
+        >>> X, y = load_iris(return_X_y=True)
+        >>> model = SVC(C=10.0, probability=True, random_state=0).fit(X, y)
+        >>> model.predict_proba(X[:1]).sum().round(6)
+        np.float64(1.0)
         """
         check_is_fitted(self)
         if not hasattr(self, "probA_"):
@@ -718,7 +777,35 @@ n_features)
 
     @available_if(_has_probability)
     def predict_log_proba(self, X):
-        """Logarithm of :meth:`predict_proba`, shape (n_samples, K)."""
+        """Logarithm of :meth:`predict_proba`, shape (n_samples, K).
+
+        Parameters
+        ----------
+        X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
+            As for :meth:`decision_function`.
+
+        Returns
+        -------
+        log_p : ndarray of shape (n_samples, K), float64
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            As :meth:`predict_proba`.
+
+        References
+        ----------
+        Platt (1999); Wu, Lin & Weng (2004).
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from svmlib import SVC
+        >>> X, y = load_iris(return_X_y=True)
+        >>> model = SVC(C=10.0, probability=True, random_state=0).fit(X, y)
+        >>> model.predict_log_proba(X[:1]).shape
+        (1, 3)
+        """
         return np.log(self.predict_proba(X))
 
     @property
@@ -727,6 +814,13 @@ n_features)
 
         Shape (K (K - 1) / 2, n_features), read-only; sparse (CSR) if the
         training data were.
+
+        Raises
+        ------
+        AttributeError
+            With a kernel other than "linear".
+        sklearn.exceptions.NotFittedError
+            Before ``fit``.
         """
         if self.kernel != "linear":
             raise AttributeError(

@@ -151,6 +151,11 @@ def dual_cd(
     sklearn.exceptions.ConvergenceWarning
         If ``max_iter`` passes end before the stopping rule holds.
 
+    References
+    ----------
+    Hsieh, Chang, Lin, Keerthi & Sundararajan (2008), Algorithm 1 and
+    section 3.2 (shrinking); LIBLINEAR's ``solve_l2r_l1l2_svc``.
+
     Examples
     --------
     >>> import numpy as np
