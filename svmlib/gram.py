@@ -426,7 +426,7 @@ class CachedGram:
         (summed in the order of ``cols``) and as many rows as the budget
         leaves, counting the kernel values (and their float64 copy), the
         rows' and columns' points and the kernel's temporaries
-        (:func:`_products_blocks`). Each row's sum is the same whatever the
+        (``_products_blocks``). Each row's sum is the same whatever the
         number of rows in a block.
 
         Parameters

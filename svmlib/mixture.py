@@ -105,9 +105,10 @@ COVARIANCE_TYPES = ("full", "tied", "diag", "spherical")
 
 
 def _check_probability_vector(weights, name, n_components=None):
-    """weights as float64 probabilities of shape (n_components,), summing
-    to 1 (renormalised against rounding); any length if n_components is
-    None.
+    """Return weights as float64 probabilities of shape (n_components,).
+
+    They sum to 1 (renormalised against rounding); any length if
+    n_components is None.
 
     Raises
     ------
@@ -173,7 +174,7 @@ def _check_heads(heads, n_tosses):
 
 
 def _check_responsibilities(resp, n_samples):
-    """resp as a float64 (n_samples, K) array of rows on the simplex.
+    """Resp as a float64 (n_samples, K) array of rows on the simplex.
 
     Raises
     ------
@@ -221,7 +222,7 @@ def _covariance_shape(covariance_type, n_components, n_features):
 
 
 def _check_means(means, name, n_components, n_features):
-    """means as a finite float64 array (n_components, n_features)."""
+    """Means as a finite float64 array (n_components, n_features)."""
     means = np.asarray(means, dtype=np.float64)
     if means.shape != (n_components, n_features) or not np.all(
         np.isfinite(means)
@@ -236,8 +237,10 @@ def _check_means(means, name, n_components, n_features):
 def _check_covariances(
     covariances, name, covariance_type, n_components, n_features
 ):
-    """Covariances of a type as float64: shape, finite, symmetric matrices
-    ("full", "tied") or positive variances ("diag", "spherical").
+    """Return covariances of a type as float64, checked.
+
+    Shape, finite, symmetric matrices ("full", "tied") or positive
+    variances ("diag", "spherical").
 
     Positive definiteness of the matrices is left to the Cholesky
     factorisation that uses them.
@@ -263,7 +266,7 @@ def _check_covariances(
 
 
 def _logsumexp(a):
-    """log sum_k exp(a_ik) of each row, as m_i + log sum_k exp(a_ik - m_i).
+    """Log sum_k exp(a_ik) of each row, as m_i + log sum_k exp(a_ik - m_i).
 
     m_i = max_k a_ik, so that the largest term is exp(0) = 1 and nothing
     overflows or underflows to 0 / 0; a row of -inf (every term 0) gives
@@ -424,7 +427,7 @@ def bernoulli_m_step(heads, n_tosses, resp):
 
 
 def gaussian_log_densities(X, means, covariances, covariance_type="full"):
-    """log N(x_i; mu_k, Sigma_k) for every point and component, via Cholesky.
+    """Log N(x_i; mu_k, Sigma_k) for every point and component, via Cholesky.
 
     With the Cholesky factor Sigma_k = chol_k chol_k^T (chol_k lower
     triangular), the Mahalanobis term is
@@ -437,7 +440,7 @@ def gaussian_log_densities(X, means, covariances, covariance_type="full"):
 
     Diagonal and spherical covariances need no factorisation: with
     variances v_kj, ||z||^2 = sum_j (x_j - mu_kj)^2 / v_kj and
-    log det Sigma_k = sum_j log v_kj (:func:`_diagonal_log_densities`).
+    log det Sigma_k = sum_j log v_kj (``_diagonal_log_densities``).
 
     Parameters
     ----------
@@ -529,7 +532,7 @@ def _cholesky(covariance, k):
 
 
 def _diagonal_log_densities(X, means, variances):
-    """log N(x_i; mu_k, diag(v_k)) from per-dimension variances v_kj > 0.
+    """Log N(x_i; mu_k, diag(v_k)) from per-dimension variances v_kj > 0.
 
     The Mahalanobis term sum_j (x_ij - mu_kj)^2 / v_kj is expanded into
     three matrix products, x^2 . (1/v_k) - 2 x . (mu_k / v_k)
@@ -823,7 +826,7 @@ def restrict_covariances(full, weights, covariance_type):
 
 
 def full_covariances(covariances, covariance_type, n_components, n_features):
-    """The (K, d, d) matrices that ``covariances`` of a type stand for.
+    """Return the (K, d, d) matrices that ``covariances`` of a type stand for.
 
     The inverse of :func:`restrict_covariances` on its image: a tied matrix
     repeated K times, variances on the diagonals. (For plotting and
@@ -1059,7 +1062,7 @@ class _MixtureEM(DensityMixin, BaseEstimator):
         return np.argmax(self._fit(X).log_resp, axis=1)
 
     def _fit(self, X):
-        """The fit itself: set the fitted attributes, return the best run."""
+        """Fit: set the fitted attributes, return the best run."""
         data = check_array(X, dtype=np.float64)
         if data.shape[0] < self.n_components:
             raise ValueError(
@@ -1284,7 +1287,7 @@ def _warn_not_converged(model, run):
 
 
 class BernoulliMixtureEM(_MixtureEM):
-    """EM for a mixture of coins: which coin made each sequence of tosses?
+    """EM for a mixture of coins: which coin made each sequence of tosses.
 
     Each observation is a row of d tosses (1 = heads, 0 = tails), all made
     with one of ``n_components`` coins; coin k is picked with probability
@@ -1433,7 +1436,7 @@ class BernoulliMixtureEM(_MixtureEM):
         return X
 
     def _checked_init(self, n_features):
-        """The given initial weights and thetas, checked; None if not given."""
+        """Return the initial weights and thetas, checked (None: not given)."""
         weights = thetas = None
         if self.weights_init is not None:
             weights = _check_probability_vector(
@@ -1661,7 +1664,7 @@ class GaussianMixtureEM(_MixtureEM):
         return X
 
     def _checked_init(self, n_features):
-        """The given initial parameters, checked; None where not given."""
+        """Return the initial parameters, checked (None where not given)."""
         n_components = self.n_components
         init = {"weights": None, "means": None, "covariances": None}
         if self.weights_init is not None:
@@ -1723,7 +1726,7 @@ class GaussianMixtureEM(_MixtureEM):
         return params
 
     def _initial_resp(self, X, rng):
-        """Initial responsibilities, shape (n_samples, n_components)."""
+        """Return initial responsibilities, shape (n_samples, n_components)."""
         n_samples = X.shape[0]
         if self.init_params == "kmeans":
             labels = (
@@ -1765,7 +1768,7 @@ class GaussianMixtureEM(_MixtureEM):
             self.precisions_ = U @ np.swapaxes(U, -1, -2)
 
     def _n_parameters(self):
-        """Number of free parameters: weights, means and covariances."""
+        """Count the free parameters (weights, means, covariances)."""
         d = self.means_.shape[1]
         K = self.n_components
         covariance_numbers = {

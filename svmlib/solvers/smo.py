@@ -198,7 +198,7 @@ def smo(
 
 
 def _solve_wss2(state, tol, max_iter, shrinking):
-    """Steps on the pairs that :func:`_select_wss2` picks, until done.
+    """Step on the pairs that :func:`_select_wss2` picks, until done.
 
     With shrinking, every min(n, 1000) steps the active set is shrunk; when
     the active problem is solved, all points are made active again (errors
@@ -346,7 +346,7 @@ class _Platt:
         self.b = 0.0
 
     def run(self):
-        """The outer loop: passes over all points, then the non-bound ones."""
+        """Run the outer loop: passes over all points, then the non-bound."""
         examine_all = True
         changed = 0
         while (changed > 0 or examine_all) and not self.exhausted():
@@ -397,7 +397,7 @@ class _Platt:
         return 0
 
     def take_step(self, i, j):
-        """The step on (i, j) with Platt's progress test and b update."""
+        """Step on (i, j) with Platt's progress test and b update."""
         s = self.state
         alpha_j_old = s.alpha[j]
         if i == j or not s.step(i, j):
@@ -461,7 +461,7 @@ class _SMOState:
         return slice(None) if self.active is None else self.active
 
     def point(self, p):
-        """The point at position p of the active set."""
+        """Return the point at position p of the active set."""
         return p if self.active is None else int(self.active[p])
 
     def position(self, k):
@@ -531,7 +531,7 @@ class _SMOState:
         return violation <= self.rounding_floor(i, j, violation)
 
     def rounding_floor(self, i, j, violation):
-        """The violation that rounding alone can leave in the errors E.
+        """Return the violation that rounding alone can leave in the errors E.
 
         E_k = sum_l alpha_l y_l K_lk - y_k is a sum of terms
         alpha_l |K_lk| <= alpha_l sqrt(K_ll K_kk), so its rounding error is
@@ -556,7 +556,7 @@ class _SMOState:
         return 4 * eps * exact
 
     def violation(self):
-        """The maximal KKT violation m(alpha) - M(alpha) now."""
+        """Return the maximal KKT violation m(alpha) - M(alpha) now."""
         return max_violation(self.alpha, self.y, self.C, self.E)
 
     def record(self, violation):
@@ -674,6 +674,12 @@ def two_variable_step(
     Equations (10)-(16) of the CS229 simplified SMO handout, with eta of the
     opposite sign; Platt (1998), equations (12.6)-(12.8).
 
+    References
+    ----------
+    Platt (1998), "Sequential minimal optimization", section 2.2; the CS229
+    simplified SMO handout; Chang & Lin (2011), LIBSVM's ``Solver::Solve``.
+    Book chapter: *The two-variable step*.
+
     Examples
     --------
     Two orthogonal points of opposite classes, from alpha = 0: eta = 2 and
@@ -700,7 +706,7 @@ def two_variable_step(
 
 
 def pair_on_segment(alpha_i, alpha_j, y_i, y_j, move, C_i, C_j):
-    """The new pair for a move of alpha_j by ``move``, clipped to [L, H].
+    """Move alpha_j by ``move`` and alpha_i with it, clipped to [L, H].
 
     Inside the segment, alpha_j moves by ``move`` and alpha_i by
     -y_i y_j ``move``, each from its own value (as LIBSVM's
@@ -826,7 +832,7 @@ def onto_box(alpha, C, scale):
 
 
 def land_on_end(end, alpha_i, alpha_j, y_i, y_j, C_i, C_j):
-    """The pair at an end of the step's segment, one multiplier on its bound.
+    """Place the pair at an end of the step's segment, one on its bound.
 
     At each end ``L`` or ``H`` of the segment (see :func:`step_bounds`) one
     of the two multipliers reaches a bound of its box. It is placed exactly
@@ -896,7 +902,7 @@ def land_on_end(end, alpha_i, alpha_j, y_i, y_j, C_i, C_j):
 
 
 def step_bounds(alpha_i, alpha_j, y_i, y_j, C, *, C_j=None):
-    """The bounds L <= alpha_j_new <= H of a two-variable step.
+    """Return the bounds L <= alpha_j_new <= H of a two-variable step.
 
     The step keeps alpha_i y_i + alpha_j y_j fixed, so (alpha_i, alpha_j)
     moves on a line of slope -y_i y_j; L and H are where that line leaves the
@@ -924,6 +930,11 @@ def step_bounds(alpha_i, alpha_j, y_i, y_j, C, *, C_j=None):
     (1998), equations (12.3) and (12.4); with two bounds, LIBSVM's
     ``Solver::Solve`` (``get_C(i)``, ``get_C(j)``).
 
+    References
+    ----------
+    Platt (1998), "Sequential minimal optimization", section 2.1; the CS229
+    simplified SMO handout. Book chapter: *The two-variable step*.
+
     Examples
     --------
     >>> from svmlib.solvers import step_bounds
@@ -940,7 +951,7 @@ def step_bounds(alpha_i, alpha_j, y_i, y_j, C, *, C_j=None):
 
 
 def _better_end(alpha_j, L, H, slope, eta):
-    """The move to the end of [L, H] with the larger dual, for eta <= 0.
+    """Return the move to the end of [L, H] with the larger dual (eta <= 0).
 
     -inf for L, +inf for H (see :func:`pair_on_segment`), 0.0 when neither
     end gains.
