@@ -181,3 +181,24 @@ def test_no_support_vectors_is_said_plainly():
         )
     with pytest.raises(ValueError, match="status must be one of"):
         warn_not_converged("SMO", 0, 10, 2.0, 1e-3, status="converged")
+
+
+def test_smo_refuses_a_non_symmetric_gram_matrix():
+    K = np.array([[1.0, 0.5], [0.2, 1.0]])
+    with pytest.raises(ValueError, match="must be symmetric"):
+        smo(K, [1, -1], 1.0)
+
+
+@pytest.mark.parametrize(
+    "alpha_i, alpha_j, y_j, message",
+    [
+        (1.5, 0.0, -1.0, "must lie in"),  # alpha_i > C
+        (0.0, -0.1, -1.0, "must lie in"),
+        (0.0, 0.0, 0.0, "must be -1 or \\+1"),
+    ],
+)
+def test_two_variable_step_refuses_bad_input(alpha_i, alpha_j, y_j, message):
+    with pytest.raises(ValueError, match=message):
+        two_variable_step(
+            alpha_i, alpha_j, 1.0, y_j, -1.0, 1.0, 1.0, 1.0, 0.0, 1.0
+        )

@@ -125,10 +125,11 @@ def smo(
     Raises
     ------
     ValueError
-        If K is not square or not finite, y is not of length n with values in
-        {-1, +1} and both classes, C is not a positive number or a valid
-        per-point array (see ``svmlib._validation.check_C``), tol <= 0,
-        max_iter < 1, ``selection`` is unknown, or the hard-margin dual is
+        If K is not square, not symmetric or not finite, y is not of
+        length n with values in {-1, +1} and both classes, C is not a
+        positive number or a valid per-point array (see
+        ``svmlib._validation.check_C``), tol <= 0, max_iter is neither -1
+        nor >= 1, ``selection`` is unknown, or the hard-margin dual is
         unbounded.
 
     Warns
@@ -159,6 +160,8 @@ def smo(
     >>> smo(X @ X.T, [1, -1], C=[0.2, 10.0]).alpha.tolist()  # per-point C
     [0.2, 0.2]
     """
+    if not hasattr(K, "column"):  # an array, not a Gram object
+        _check_symmetric(K)
     gram = as_gram(K)
     y = check_labels(y, gram.n)
     C = check_C(C, y)
@@ -190,6 +193,30 @@ def smo(
             no_support_vectors=not np.any(result.alpha > 0),
         )  # fmt: skip
     return result
+
+
+def _check_symmetric(K, rows=512):
+    """Raise if the array K is not symmetric (to 1e-8 of its largest value).
+
+    SMO reads K by columns and uses K_ij for K_ji: a non-symmetric matrix
+    would be solved as some other problem without a word. Checked a block
+    of rows at a time (no n x n temporary).
+    """
+    K = np.asarray(K)
+    if K.ndim != 2 or K.shape[0] != K.shape[1]:
+        return  # DenseGram says what is wrong with the shape
+    with np.errstate(invalid="ignore"):
+        largest = float(np.max(np.abs(K))) if K.size else 0.0
+        for start in range(0, K.shape[0], rows):
+            block = K[start : start + rows]
+            difference = np.abs(block - K[:, start : start + rows].T)
+            if np.max(difference, initial=0.0) > 1e-8 * largest:
+                raise ValueError(
+                    "The Gram matrix K must be symmetric (K_ij = K_ji): "
+                    f"rows {start} to {start + block.shape[0] - 1} differ "
+                    "from the matching columns by up to "
+                    f"{float(np.max(difference)):.3g}."
+                )
 
 
 # ---------------------------------------------------------------------------
@@ -666,8 +693,10 @@ def two_variable_step(
     Raises
     ------
     ValueError
-        If the dual is unbounded along the line (C infinite and eta <= 0 with
-        a rising objective): the data are not separable in feature space.
+        If alpha_i or alpha_j lies outside its box [0, C], a label is not
+        -1 or +1, or the dual is unbounded along the line (C infinite and
+        eta <= 0 with a rising objective): the data are not separable in
+        feature space.
 
     Notes
     -----
@@ -691,6 +720,15 @@ def two_variable_step(
     """
     C_i = C
     C_j = C if C_j is None else C_j
+    if not (0.0 <= alpha_i <= C_i and 0.0 <= alpha_j <= C_j):
+        raise ValueError(
+            f"alpha_i = {alpha_i!r} and alpha_j = {alpha_j!r} must lie in "
+            f"[0, C_i] = [0, {C_i!r}] and [0, C_j] = [0, {C_j!r}]."
+        )
+    if y_i not in (-1.0, 1.0) or y_j not in (-1.0, 1.0):
+        raise ValueError(
+            f"y_i and y_j must be -1 or +1, got {y_i!r} and {y_j!r}."
+        )
     L, H = step_bounds(alpha_i, alpha_j, y_i, y_j, C_i, C_j=C_j)
     if L >= H:
         return alpha_i, alpha_j
