@@ -14,10 +14,15 @@
  *   twoVariableStep          <- two_variable_step()
  *   stepBounds               <- step_bounds()
  *   betterEnd                <- _better_end()
- *   snapToBounds             <- snap_to_bounds()
+ *   pairOnSegment, landOnEnd,
+ *   ontoBox                  <- pair_on_segment(), land_on_end(), onto_box()
  *   indexSets, maxViolation,
  *   interceptFromErrors,
  *   dualObjectiveFromErrors  <- svmlib.duality, the functions of those names
+ *
+ * Left out: smo.py's stall detection and the rounding floor of its
+ * stopping test (with the playground's kernel values, at most about 10^2,
+ * the floor is below 10^-11, far under tol).
  *
  * Same names as the book: alpha, E (E_k = f(x_k) - b - y_k, the error cache
  * without b), eta, L, H, b; the same TAU, the same default tol (1e-3) and
@@ -180,7 +185,10 @@
     ];
   }
 
-  /** _better_end: the end of [L, H] with the larger dual, for eta <= 0. */
+  /**
+   * _better_end: the move to the end of [L, H] with the larger dual, for
+   * eta <= 0: -Infinity for L, Infinity for H, 0 when neither gains.
+   */
   function betterEnd(alpha_j, L, H, slope, eta) {
     if (H === Infinity) {
       if (slope > 0 || eta < 0) {
@@ -189,23 +197,73 @@
             "separable in the kernel's feature space. Use a finite C."
         );
       }
-      return L;
+      return -Infinity;
     }
     function gain(t) {
       return slope * t - 0.5 * eta * t * t;
     }
     var gain_L = gain(L - alpha_j);
     var gain_H = gain(H - alpha_j);
-    if (Math.max(gain_L, gain_H) <= 0.0) return alpha_j;
-    return gain_L > gain_H ? L : H;
+    if (Math.max(gain_L, gain_H) <= 0.0) return 0.0;
+    return gain_L > gain_H ? -Infinity : Infinity;
   }
 
-  /** snap_to_bounds: clip to [0, C], snapping values within rounding. */
-  function snapToBounds(alpha, C, scale) {
-    var eps = 1e-12 * Math.max(scale, 1.0);
-    if (alpha <= eps) return 0.0;
-    if (alpha >= C - eps) return C;
+  /** ROUNDING: values within this many units of rounding of a bound. */
+  var ROUNDING = 4 * Number.EPSILON;
+
+  /** onto_box: clip to [0, C]; within rounding error of a bound, onto it. */
+  function ontoBox(alpha, C, scale) {
+    var tolerance = ROUNDING * scale;
+    if (alpha <= tolerance) return 0.0;
+    if (alpha >= C - tolerance) return C;
     return alpha;
+  }
+
+  /** land_on_end: the pair at an end of the segment, one on its bound. */
+  function landOnEnd(end, alpha_i, alpha_j, y_i, y_j, C_i, C_j) {
+    var scale = alpha_i + alpha_j;
+    if (y_i !== y_j) {
+      var difference = alpha_i - alpha_j;
+      if (end === "L") {
+        if (difference < 0) return [0.0, ontoBox(-difference, C_j, scale)];
+        return [ontoBox(difference, C_i, scale), 0.0];
+      }
+      if (C_j <= C_i - difference) {
+        return [ontoBox(C_j + difference, C_i, scale + C_j), C_j];
+      }
+      return [C_i, ontoBox(C_i - difference, C_j, scale + C_i)];
+    }
+    var total = alpha_i + alpha_j;
+    if (end === "L") {
+      if (total > C_i) return [C_i, ontoBox(total - C_i, C_j, scale + C_i)];
+      return [ontoBox(total, C_i, scale), 0.0];
+    }
+    if (C_j <= total) return [ontoBox(total - C_j, C_i, scale + C_j), C_j];
+    return [0.0, ontoBox(total, C_j, scale)];
+  }
+
+  /** pair_on_segment: move alpha_j by move and alpha_i with it, clipped. */
+  function pairOnSegment(alpha_i, alpha_j, y_i, y_j, move, C_i, C_j) {
+    var lowest, highest;
+    if (y_i !== y_j) {
+      lowest = Math.max(-alpha_i, -alpha_j);
+      highest = Math.min(C_i - alpha_i, C_j - alpha_j);
+    } else {
+      lowest = Math.max(-alpha_j, alpha_i - C_i);
+      highest = Math.min(C_j - alpha_j, alpha_i);
+    }
+    if (move <= lowest) {
+      return landOnEnd("L", alpha_i, alpha_j, y_i, y_j, C_i, C_j);
+    }
+    if (move >= highest) {
+      return landOnEnd("H", alpha_i, alpha_j, y_i, y_j, C_i, C_j);
+    }
+    var alpha_i_new = alpha_i - y_i * y_j * move;
+    var alpha_j_new = alpha_j + move;
+    return [
+      ontoBox(alpha_i_new, C_i, alpha_i + Math.abs(move)),
+      ontoBox(alpha_j_new, C_j, alpha_j + Math.abs(move)),
+    ];
   }
 
   /**
@@ -221,20 +279,14 @@
     if (L >= H) return [alpha_i, alpha_j];
     var slope = y_j * (E_i - E_j);
     var eta = K_ii + K_jj - 2.0 * K_ij;
-    var alpha_j_new;
+    var move;
     if (eta > TAU) {
-      alpha_j_new = Math.min(Math.max(alpha_j + slope / eta, L), H);
+      move = slope / eta;
     } else {
-      alpha_j_new = betterEnd(alpha_j, L, H, slope, eta);
+      move = betterEnd(alpha_j, L, H, slope, eta);
+      if (move === 0.0) return [alpha_i, alpha_j];
     }
-    var alpha_i_new = alpha_i + y_i * y_j * (alpha_j - alpha_j_new);
-    // L and H are computed in floating point: snap both multipliers onto
-    // the bounds they reach (as smo.py).
-    var scale = alpha_i + alpha_j;
-    return [
-      snapToBounds(alpha_i_new, C_i, scale),
-      snapToBounds(alpha_j_new, C_j, scale),
-    ];
+    return pairOnSegment(alpha_i, alpha_j, y_i, y_j, move, C_i, C_j);
   }
 
   // -------------------------------------------------------------------------
@@ -394,6 +446,19 @@
     return { i: i, j: j, K_i: K_i, violation: violation, gain: best };
   }
 
+  /** _step_maximal_pair: when WSS 2's pair cannot move, i with argmax E. */
+  function stepMaximalPair(state, i, K_i) {
+    var j = 0;
+    var largest = -Infinity;
+    for (var t = 0; t < state.n; t++) {
+      if (state.low[t] && state.E[t] > largest) {
+        largest = state.E[t];
+        j = t;
+      }
+    }
+    return state.step(i, j, K_i);
+  }
+
   /**
    * _solve_wss2 (shrinking=False): steps on the pairs that selectWss2
    * picks, until the violation is at most tol, no step moves, or maxIter.
@@ -401,7 +466,10 @@
   function solveWss2(state, tol, maxIter) {
     while (state.nIter < maxIter) {
       var s = selectWss2(state, tol);
-      if (s.i === null || !state.step(s.i, s.j, s.K_i)) return;
+      if (s.i === null) return;
+      if (!state.step(s.i, s.j, s.K_i) && !stepMaximalPair(state, s.i, s.K_i)) {
+        return;
+      }
     }
   }
 
