@@ -544,7 +544,7 @@ n_features)
             f"{self._nonconvergence_reason(at_limit)} {stopped.sum()} of "
             f"{stopped.size} machine(s) stopped with a KKT violation of up "
             f"to {fit.kkt_violation[stopped].max():.3g} > tol={self.tol:g}; "
-            "the model is usable but not optimal.",
+            "the solution is not optimal.",
             ConvergenceWarning,
             stacklevel=4,
         )
