@@ -15,6 +15,14 @@ are compared with svmlib's:
   objectives within 1e-6 relative, the same support vectors where the
   solution is unique, b and the margins f(x) within 10 tol.
 
+The regression mode (epsilon-SVR) runs the same solver on LIBSVM's
+general dual (2n variables, linear term p = [epsilon - z; epsilon + z]);
+it is compared with scikit-learn's ``SVR``, which is LIBSVM: dual
+objectives within 1e-6 relative at a tight tol, the same support vectors,
+the same predictions up to the rounding of LIBSVM's single-precision Q,
+and the KKT conditions of the tube checked on smo.js's own solution (and
+with ``svmlib.SVR`` too, once svmlib has it).
+
 Skips when ``node`` is missing.
 """
 
@@ -25,8 +33,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from sklearn.svm import SVR
 
-from svmlib.kernels import linear_kernel, rbf_kernel
+import svmlib
+from svmlib.kernels import linear_kernel, rbf_gamma, rbf_kernel
 from svmlib.solvers import smo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,6 +110,10 @@ def run_node(tmp_path, X, y, kernel, C, sigma, tol, gram=None):
     }
     if gram is not None:
         problem["gram"] = gram.tolist()
+    return run_harness(tmp_path, problem)
+
+
+def run_harness(tmp_path, problem):
     path = tmp_path / "problem.json"
     path.write_text(json.dumps(problem), encoding="utf-8")
     out = subprocess.run(
@@ -110,8 +124,9 @@ def run_node(tmp_path, X, y, kernel, C, sigma, tol, gram=None):
         timeout=120,
     )
     result = json.loads(out.stdout)
-    result["alpha"] = np.array(result["alpha"])
-    result["gram"] = np.array(result["gram"])
+    for key in ("alpha", "gram", "beta"):
+        if key in result:
+            result[key] = np.array(result[key])
     return result
 
 
@@ -205,3 +220,274 @@ def test_hard_margin_unbounded_raises_in_both(tmp_path):
         check=True,
     )
     assert "unbounded" in out.stdout
+
+
+# ---------------------------------------------------------------------------
+# The regression mode: epsilon-SVR on the same solver, against LIBSVM
+# ---------------------------------------------------------------------------
+
+
+def sine(n=40, noise=0.15, seed=4):
+    rng = np.random.default_rng(seed)
+    x = np.sort(rng.uniform(-2.8, 2.8, n))
+    return x[:, None], np.sin(1.3 * x) + rng.normal(0, noise, n)
+
+
+def kinked(n=30, seed=5):
+    # a piecewise linear target with outliers, and a repeated x
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(-2.5, 2.5, n)
+    x[-1] = x[0]
+    z = np.where(x < 0, -0.5 * x, 0.8 * x) + rng.normal(0, 0.1, n)
+    z[[3, 11]] += [1.2, -1.0]
+    return x[:, None], z
+
+
+def line(n=25, seed=6):
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(-2.5, 2.5, n)
+    return x[:, None], 0.4 * x - 0.3 + rng.normal(0, 0.3, n)
+
+
+#: (name, data, kernel, C, epsilon, sigma)
+REGRESSIONS = [
+    ("sine-rbf", sine, "rbf", 10.0, 0.1, 0.7),
+    ("sine-rbf-small-C", sine, "rbf", 0.1, 0.05, 0.7),
+    ("sine-rbf-wide-tube", sine, "rbf", 100.0, 0.5, 0.4),
+    ("sine-rbf-narrow-kernel", sine, "rbf", 3.0, 0.2, 0.15),
+    ("kinked-rbf", kinked, "rbf", 30.0, 0.15, 1.0),
+    ("kinked-rbf-large-C", kinked, "rbf", 1000.0, 0.05, 0.5),
+    ("line-linear", line, "linear", 1.0, 0.2, None),
+    ("line-linear-small-C", line, "linear", 0.05, 0.1, None),
+]
+TIGHT = 1e-9
+TOL_PAGE = 1e-3  # the playground's (svmlib's default)
+
+
+def run_svr(tmp_path, X, z, kernel, C, epsilon, sigma, tol, repeat=1):
+    return run_harness(
+        tmp_path,
+        {
+            "mode": "regression",
+            "points": X.tolist(),
+            "z": z.tolist(),
+            "C": C,
+            "epsilon": epsilon,
+            "kernel": kernel,
+            "sigma": sigma,
+            "tol": tol,
+            "repeat": repeat,
+        },
+    )
+
+
+def libsvm_svr(X, z, kernel, C, epsilon, sigma, tol, shrinking=True):
+    gamma = rbf_gamma(sigma) if kernel == "rbf" else "scale"
+    return SVR(
+        kernel=kernel,
+        C=C,
+        epsilon=epsilon,
+        gamma=gamma,
+        tol=tol,
+        shrinking=shrinking,
+    ).fit(X, z)
+
+
+def svr_objective(K, z, epsilon, beta):
+    """The epsilon-SVR dual as a minimum, from beta = alpha - alpha*.
+
+    1/2 beta^T K beta + epsilon sum |beta_i| - z^T beta: with
+    alpha_i alpha*_i = 0, as at every optimum with epsilon > 0, this is
+    1/2 a^T Q a + p^T a of the 2n variables.
+    """
+    return 0.5 * beta @ K @ beta + epsilon * np.abs(beta).sum() - z @ beta
+
+
+def full_beta(model, n):
+    beta = np.zeros(n)
+    beta[model.support_] = model.dual_coef_[0]
+    return beta
+
+
+@pytest.mark.parametrize(
+    "name, data, kernel, C, epsilon, sigma",
+    REGRESSIONS,
+    ids=[p[0] for p in REGRESSIONS],
+)
+def test_regression_agrees_with_libsvm(
+    tmp_path, name, data, kernel, C, epsilon, sigma
+):
+    X, z = data()
+    n = len(z)
+    js = run_svr(tmp_path, X, z, kernel, C, epsilon, sigma, TIGHT)
+    assert js["converged"] and js["kktViolation"] <= TIGHT
+    K = svmlib_gram(X, kernel, sigma)
+    np.testing.assert_allclose(js["gram"], K, rtol=0, atol=1e-12)
+    alpha, alpha_star = js["alpha"][:n], js["alpha"][n:]
+    # feasible: the box and sum alpha = sum alpha*, and beta = alpha - alpha*
+    assert np.all((js["alpha"] >= 0) & (js["alpha"] <= C))
+    assert alpha.sum() == pytest.approx(alpha_star.sum(), abs=1e-12 * C * n)
+    np.testing.assert_array_equal(js["beta"], alpha - alpha_star)
+    # alpha_i alpha*_i = 0: a point is above or below the tube, not both
+    assert np.all(np.minimum(alpha, alpha_star) == 0)
+    # W from the error cache is -(the objective from beta)
+    own = svr_objective(K, z, epsilon, js["beta"])
+    assert -js["dualObjective"] == pytest.approx(own, rel=1e-9, abs=1e-12)
+
+    # the KKT conditions of the tube on smo.js's own solution: inside the
+    # tube beta = 0, outside |beta| = C, a free multiplier on the edge
+    f = K @ js["beta"] + js["b"]
+    r = z - f
+    scale = 10 * TIGHT
+    inside = np.abs(r) < epsilon - scale
+    outside = np.abs(r) > epsilon + scale
+    assert np.all(js["beta"][inside] == 0)
+    np.testing.assert_array_equal(np.abs(js["beta"][outside]), C)
+    np.testing.assert_array_equal(
+        np.sign(js["beta"][outside]), np.sign(r[outside])
+    )
+    free = (js["beta"] != 0) & (np.abs(js["beta"]) < C)
+    np.testing.assert_allclose(np.abs(r[free]), epsilon, rtol=0, atol=scale)
+
+    for shrinking in (True, False):
+        model = libsvm_svr(X, z, kernel, C, epsilon, sigma, TIGHT, shrinking)
+        beta = full_beta(model, n)
+        theirs = svr_objective(K, z, epsilon, beta)
+        gap = abs(own - theirs) / abs(theirs)
+        print(
+            f"{name} (LIBSVM shrinking={shrinking}): n = {n}, "
+            f"{np.count_nonzero(js['beta'])} support vectors (LIBSVM "
+            f"{len(model.support_)}), {js['nIter']} SMO steps, objective "
+            f"{own:.12g} / {theirs:.12g}, relative gap {gap:.1e}, "
+            f"b {js['b']:.9g} / {model.intercept_[0]:.9g}"
+        )
+        assert gap <= 1e-6
+        assert set(np.flatnonzero(js["beta"])) == set(model.support_)
+        # LIBSVM keeps Q in single precision (svm.cpp: typedef float
+        # Qfloat), so its f carries about 1e-7 of sum_i |beta_i| K_i. of
+        # rounding: predictions and b agree to that, not to TIGHT (and
+        # beta itself, where the Gaussian K is ill-conditioned, only as
+        # far as f pins it down)
+        rounding = 1e-6 * (1 + np.abs(beta).sum())
+        assert js["b"] == pytest.approx(model.intercept_[0], abs=rounding)
+        grid = np.linspace(-3, 3, 61)[:, None]
+        K_grid = svmlib_gram_between(grid, X, kernel, sigma)
+        np.testing.assert_allclose(
+            K_grid @ js["beta"] + js["b"], model.predict(grid), atol=rounding
+        )
+        np.testing.assert_allclose(
+            K @ js["beta"] + js["b"], model.predict(X), atol=rounding
+        )
+
+
+def svmlib_gram_between(A, B, kernel, sigma):
+    if kernel == "linear":
+        return linear_kernel(A, B)
+    return rbf_kernel(A, B, sigma=sigma)
+
+
+@pytest.mark.parametrize(
+    "name, data, kernel, C, epsilon, sigma",
+    REGRESSIONS[:4] + REGRESSIONS[6:7],
+    ids=[p[0] for p in REGRESSIONS[:4] + REGRESSIONS[6:7]],
+)
+def test_regression_at_the_playground_tol(
+    tmp_path, name, data, kernel, C, epsilon, sigma
+):
+    # the page's tol (1e-3): LIBSVM's stopping rule, so both stop within
+    # tol of optimal: predictions within a few tol, objectives close
+    X, z = data()
+    js = run_svr(tmp_path, X, z, kernel, C, epsilon, sigma, TOL_PAGE)
+    assert js["converged"] and js["kktViolation"] <= TOL_PAGE
+    model = libsvm_svr(X, z, kernel, C, epsilon, sigma, TOL_PAGE)
+    K = svmlib_gram(X, kernel, sigma)
+    np.testing.assert_allclose(
+        K @ js["beta"] + js["b"], model.predict(X), atol=10 * TOL_PAGE
+    )
+    ours = svr_objective(K, z, epsilon, js["beta"])
+    theirs = svr_objective(K, z, epsilon, full_beta(model, len(z)))
+    assert ours == pytest.approx(theirs, rel=1e-3, abs=TOL_PAGE)
+
+
+def test_regression_one_point_and_zero_epsilon(tmp_path):
+    # one point: 2 variables, alpha = alpha*, f = z_0 within epsilon
+    X, z = np.array([[0.3]]), np.array([0.7])
+    js = run_svr(tmp_path, X, z, "rbf", 1.0, 0.1, 0.5, TIGHT)
+    assert js["converged"]
+    np.testing.assert_array_equal(js["beta"], [0.0])
+    assert abs(js["b"] - 0.7) <= 0.1 + 1e-12
+    # epsilon = 0: every point that f misses is a support vector; beta,
+    # f and the objective as LIBSVM's (alpha, alpha* need not be unique)
+    X, z = sine(20)
+    js = run_svr(tmp_path, X, z, "rbf", 5.0, 0.0, 0.7, TIGHT)
+    model = libsvm_svr(X, z, "rbf", 5.0, 0.0, 0.7, TIGHT)
+    K = svmlib_gram(X, "rbf", 0.7)
+    ours = svr_objective(K, z, 0.0, js["beta"])
+    theirs = svr_objective(K, z, 0.0, full_beta(model, 20))
+    assert ours == pytest.approx(theirs, rel=1e-6)
+    np.testing.assert_allclose(
+        K @ js["beta"] + js["b"], model.predict(X), atol=1e-6
+    )
+
+
+def test_classifier_is_the_case_p_minus_one(tmp_path):
+    # the general solver with p = -1 given explicitly, as an array, takes
+    # the classifier's steps exactly (bit for bit)
+    harness = (
+        "const S = require(process.argv[1]);"
+        "const pts = [[0,0],[1,0.2],[0.3,1],[-1,-0.5],[0.5,-1],[-0.2,0.8]];"
+        "const y = [1,1,1,-1,-1,-1];"
+        "const K = S.gramMatrix(pts, 'rbf', 0.6);"
+        "const a = S.smo(K, 6, y, 2.0, {tol: 1e-9});"
+        "const b = S.smo(K, 6, y, 2.0, {tol: 1e-9, p: [-1,-1,-1,-1,-1,-1]});"
+        "console.log(JSON.stringify([a, b]));"
+    )
+    out = subprocess.run(
+        [NODE, "-e", harness, str(ROOT / "_static/playground/smo.js")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    default, explicit = json.loads(out.stdout)
+    assert default == explicit
+    assert default["nIter"] > 0 and default["converged"]
+
+
+def test_regression_retrain_time_for_100_points(tmp_path):
+    X, z = sine(100, seed=8)
+    js = run_svr(tmp_path, X, z, "rbf", 10.0, 0.1, 0.5, TOL_PAGE, repeat=15)
+    model = libsvm_svr(X, z, "rbf", 10.0, 0.1, 0.5, TOL_PAGE)
+    print(
+        f"\nregression, 100 points, RBF sigma 0.5, C 10, epsilon 0.1, tol "
+        f"1e-3 under node: median {js['ms']:.2f} ms (Gram matrix, 200 x 200"
+        f" expansion and SMO; {js['nIter']} steps, "
+        f"{np.count_nonzero(js['beta'])} support vectors, LIBSVM "
+        f"{len(model.support_)})"
+    )
+    assert js["converged"]
+
+
+@pytest.mark.skipif(not hasattr(svmlib, "SVR"), reason="svmlib has no SVR yet")
+@pytest.mark.parametrize(
+    "name, data, kernel, C, epsilon, sigma",
+    REGRESSIONS,
+    ids=[p[0] for p in REGRESSIONS],
+)
+def test_regression_agrees_with_svmlib_svr(
+    tmp_path, name, data, kernel, C, epsilon, sigma
+):
+    X, z = data()
+    js = run_svr(tmp_path, X, z, kernel, C, epsilon, sigma, TIGHT)
+    params = {"kernel": kernel, "C": C, "epsilon": epsilon, "tol": TIGHT}
+    if kernel == "rbf":
+        params["gamma"] = rbf_gamma(sigma)
+    model = svmlib.SVR(**params).fit(X, z)
+    K = svmlib_gram(X, kernel, sigma)
+    beta = full_beta(model, len(z))
+    ours = svr_objective(K, z, epsilon, js["beta"])
+    theirs = svr_objective(K, z, epsilon, beta)
+    assert ours == pytest.approx(theirs, rel=1e-6)
+    assert set(np.flatnonzero(js["beta"])) == set(model.support_)
+    np.testing.assert_allclose(
+        K @ js["beta"] + js["b"], model.predict(X), atol=1e-6
+    )

@@ -24,22 +24,44 @@
  * stopping test (with the playground's kernel values, at most about 10^2,
  * the floor is below 10^-11, far under tol).
  *
- * Same names as the book: alpha, E (E_k = f(x_k) - b - y_k, the error cache
- * without b), eta, L, H, b; the same TAU, the same default tol (1e-3) and
- * max_iter (max(10^7, 100 n)), the same stopping rule (the maximal KKT
- * violation m(alpha) - M(alpha) <= tol) and the same b (LIBSVM's
- * calculate_rho). All arithmetic is in float64 (JavaScript numbers and
- * Float64Array), in the order of the Python expressions, and ties are broken
- * as numpy's argmin / argmax do (the first index), so that on the same Gram
- * matrix both take the same pairs.
+ * One solver, two formulations. The solver works on LIBSVM's general dual
+ * (Chang and Lin 2011, section 2 and 4.1):
+ *
+ *   min_a  1/2 a^T Q a + p^T a   subject to  y^T a = 0,  0 <= a_k <= C_k,
+ *
+ * with Q_kl = y_k y_l K_kl and labels y_k in {-1, +1}. It keeps Platt's
+ * error cache E_k = y_k G_k, where G = Q a + p is LIBSVM's gradient:
+ *
+ *   E_k = sum_l a_l y_l K_lk + y_k p_k.
+ *
+ * Selection (WSS 2), the two-variable step, the index sets I_up / I_low,
+ * the stopping test and b (= -rho) read only E, y, C and K, so they are
+ * the same for every p. The classifier (C-SVC) is the case p = -1 (the
+ * default): E_k = f(x_k) - b - y_k, as the book writes it. Epsilon-SVR
+ * (section 2.3, LIBSVM's solve_epsilon_svr) is the case of 2n variables
+ * a = [alpha; alpha*], y = [+1 (n times); -1 (n times)],
+ * p = [epsilon - z; epsilon + z] and K_kl = K(x_{k mod n}, x_{l mod n}):
+ * svrProblem, svrGram and svr build it; the regression function is
+ * f(x) = sum_i (alpha_i - alpha*_i) K(x_i, x) + b.
+ *
+ * Same names as the book: alpha, E, eta, L, H, b; the same TAU, the same
+ * default tol (1e-3) and max_iter (max(10^7, 100 n)), the same stopping
+ * rule (the maximal KKT violation m(alpha) - M(alpha) <= tol) and the same
+ * b (LIBSVM's calculate_rho). All arithmetic is in float64 (JavaScript
+ * numbers and Float64Array), in the order of the Python expressions, and
+ * ties are broken as numpy's argmin / argmax do (the first index), so that
+ * on the same Gram matrix both take the same pairs.
  *
  * tests/test_playground_solver.py runs this file under node on fixed data
- * sets and compares alpha, b and the dual objective with svmlib.solvers.smo.
+ * sets and compares alpha, b and the dual objective with
+ * svmlib.solvers.smo (the classifier) and with scikit-learn's SVR, which
+ * is LIBSVM (the regression).
  *
  * Kernels (svmlib.kernels): linear, K(x, z) = x . z, and the Gaussian in the
  * book's parametrization, K(x, z) = exp(-||x - z||^2 / (2 sigma^2)); here
  * ||x - z||^2 is summed from the differences (svmlib expands it as
- * ||x||^2 + ||z||^2 - 2 x . z), which agrees to rounding.
+ * ||x||^2 + ||z||^2 - 2 x . z), which agrees to rounding. Points may have
+ * any number of coordinates (2 for the classifier, 1 for the regression).
  *
  * Usable from node (module.exports) and from a page (the global SvmSmo).
  * No dependencies, no build step.
@@ -67,14 +89,19 @@
     return 1.0 / (2.0 * sigma * sigma);
   }
 
-  /** K(a, b) for two 2-D points [x1, x2]. */
+  /** K(a, b) for two points [x1, ..., xd] of the same length. */
   function kernelValue(kernel, gamma, a, b) {
+    var s = 0.0;
+    var k;
     if (kernel === "linear") {
-      return a[0] * b[0] + a[1] * b[1];
+      for (k = 0; k < a.length; k++) s += a[k] * b[k];
+      return s;
     }
-    var d0 = a[0] - b[0];
-    var d1 = a[1] - b[1];
-    return Math.exp(-gamma * (d0 * d0 + d1 * d1));
+    for (k = 0; k < a.length; k++) {
+      var d = a[k] - b[k];
+      s += d * d;
+    }
+    return Math.exp(-gamma * s);
   }
 
   /**
@@ -129,11 +156,18 @@
     return lowMax - upMin;
   }
 
-  /** W(alpha) = 1/2 sum_i alpha_i (1 - y_i E_i) (dual_objective_from_errors). */
-  function dualObjectiveFromErrors(alpha, y, E) {
+  /**
+   * W(alpha) = -(1/2 a^T Q a + p^T a) = 1/2 sum_i alpha_i (-p_i - y_i E_i)
+   * (dual_objective_from_errors), the dual as a maximum. p: a number or
+   * an array; -1 (the classifier) when left out, then the terms are
+   * alpha_i (1 - y_i E_i), as in svmlib.
+   */
+  function dualObjectiveFromErrors(alpha, y, E, p) {
+    if (p === undefined) p = -1.0;
     var s = 0.0;
     for (var i = 0; i < alpha.length; i++) {
-      s += alpha[i] * (1.0 - y[i] * E[i]);
+      var p_i = typeof p === "number" ? p : p[i];
+      s += alpha[i] * (-p_i - y[i] * E[i]);
     }
     return 0.5 * s;
   }
@@ -296,9 +330,10 @@
   /**
    * alpha, the error cache E and the index sets, updated pair by pair.
    * K: Float64Array of n * n (row-major, symmetric); y: labels -1 / +1;
-   * C: a number or an array of n per-point bounds.
+   * C: a number or an array of n per-point bounds; p: the linear term, a
+   * number or an array of n (default -1, the classifier).
    */
-  function SMOState(K, n, y, C) {
+  function SMOState(K, n, y, C, p) {
     this.K = K;
     this.n = n;
     this.y = Float64Array.from(y);
@@ -308,10 +343,14 @@
     }
     this.diagonal = new Float64Array(n);
     for (var d = 0; d < n; d++) this.diagonal[d] = K[d * n + d];
+    this.p = new Float64Array(n);
+    for (var q = 0; q < n; q++) {
+      this.p[q] = p === undefined ? -1.0 : typeof p === "number" ? p : p[q];
+    }
     this.alpha = new Float64Array(n);
-    // alpha = 0, so f(x) - b = 0 and E = -y
+    // alpha = 0, so G = p and E = y p (the classifier: E = -y)
     this.E = new Float64Array(n);
-    for (var e = 0; e < n; e++) this.E[e] = -this.y[e];
+    for (var e = 0; e < n; e++) this.E[e] = this.y[e] * this.p[e];
     this.up = new Uint8Array(n);
     this.low = new Uint8Array(n);
     for (var t = 0; t < n; t++) {
@@ -333,7 +372,7 @@
 
   /** W(alpha) now, from the error cache. */
   SMOState.prototype.dualObjective = function () {
-    return dualObjectiveFromErrors(this.alpha, this.y, this.E);
+    return dualObjectiveFromErrors(this.alpha, this.y, this.E, this.p);
   };
 
   /** b as the result would give it now. */
@@ -356,7 +395,7 @@
     var alpha_j_new = pair[1];
     if (alpha_i_new === alpha[i] && alpha_j_new === alpha[j]) return false;
     var K_j = this.column(j);
-    // E_k = sum_l alpha_l y_l K_lk - y_k changes through alpha_i and
+    // E_k = sum_l alpha_l y_l K_lk + y_k p_k changes through alpha_i and
     // alpha_j only (two passes, as the two numpy updates).
     var E = this.E;
     var n = this.n;
@@ -476,7 +515,8 @@
   /**
    * smo(K, y, C, tol=1e-3, max_iter=None, selection="wss2",
    * shrinking=False). K: Float64Array of n * n; y: labels -1 / +1;
-   * C: a number or n numbers. options: {tol, maxIter}.
+   * C: a number or n numbers. options: {tol, maxIter, p} (p, the linear
+   * term: a number or n numbers, default -1, the classifier).
    */
   function smo(K, n, y, C, options) {
     options = options || {};
@@ -485,9 +525,106 @@
       options.maxIter === undefined
         ? Math.max(10000000, 100 * n)
         : options.maxIter;
-    var state = new SMOState(K, n, y, C);
+    var state = new SMOState(K, n, y, C, options.p);
     solveWss2(state, tol, maxIter);
     return state.result(tol);
+  }
+
+  // -------------------------------------------------------------------------
+  // Epsilon-SVR as the general problem (LIBSVM: solve_epsilon_svr, SVR_Q)
+  // -------------------------------------------------------------------------
+
+  /**
+   * The labels and linear term of epsilon-SVR's dual for targets z:
+   * y = [+1 (n times); -1 (n times)], p = [epsilon - z; epsilon + z].
+   */
+  function svrProblem(z, epsilon) {
+    var n = z.length;
+    var y = new Float64Array(2 * n);
+    var p = new Float64Array(2 * n);
+    for (var i = 0; i < n; i++) {
+      y[i] = 1.0;
+      p[i] = epsilon - z[i];
+      y[i + n] = -1.0;
+      p[i + n] = epsilon + z[i];
+    }
+    return { y: y, p: p };
+  }
+
+  /**
+   * The 2n x 2n kernel matrix of the 2n variables from the n x n Gram
+   * matrix K: entry (k, l) is K(x_{k mod n}, x_{l mod n}). With the labels
+   * of svrProblem, Q_kl = y_k y_l K_kl is LIBSVM's SVR_Q.
+   */
+  function svrGram(K, n) {
+    var m = 2 * n;
+    var big = new Float64Array(m * m);
+    for (var i = 0; i < n; i++) {
+      var row = K.subarray(i * n, (i + 1) * n);
+      big.set(row, i * m);
+      big.set(row, i * m + n);
+      big.set(row, (i + n) * m);
+      big.set(row, (i + n) * m + n);
+    }
+    return big;
+  }
+
+  /**
+   * Epsilon-SVR by the same solver: K, the n x n Gram matrix; z, the n
+   * targets; C > 0; epsilon >= 0; options: {tol, maxIter}. Returns smo's
+   * result for the 2n variables (alpha = [alpha; alpha*], b = -rho,
+   * dualObjective = W, the dual as a maximum) with beta, the n
+   * coefficients alpha_i - alpha*_i of f(x) = sum_i beta_i K(x_i, x) + b.
+   */
+  function svr(K, n, z, C, epsilon, options) {
+    options = options || {};
+    var problem = svrProblem(z, epsilon);
+    var result = smo(svrGram(K, n), 2 * n, problem.y, C, {
+      tol: options.tol,
+      maxIter: options.maxIter,
+      p: problem.p,
+    });
+    result.beta = svrCoefficients(result.alpha, n);
+    return result;
+  }
+
+  /** beta_i = alpha_i - alpha*_i from the 2n multipliers. */
+  function svrCoefficients(alpha, n) {
+    var beta = [];
+    for (var i = 0; i < n; i++) beta.push(alpha[i] - alpha[i + n]);
+    return beta;
+  }
+
+  /**
+   * f(x) = sum_i beta_i K(x_i, x) + b as a function of a number x, for
+   * 1-D inputs xs (numbers).
+   */
+  function regressionFunction(xs, beta, b, kernel, sigma) {
+    var gamma = kernel === "rbf" ? rbfGamma(sigma) : 0.0;
+    var sx = [];
+    var coef = [];
+    for (var s = 0; s < xs.length; s++) {
+      if (beta[s] !== 0) {
+        sx.push(xs[s]);
+        coef.push(beta[s]);
+      }
+    }
+    var m = coef.length;
+    if (kernel === "linear") {
+      var w = 0.0;
+      for (var k = 0; k < m; k++) w += coef[k] * sx[k];
+      return function (x) {
+        return w * x + b;
+      };
+    }
+    return function (x) {
+      var f = b;
+      for (var q = 0; q < m; q++) {
+        var d = x - sx[q];
+        f += coef[q] * Math.exp(-gamma * (d * d));
+      }
+      return f;
+    };
   }
 
   // -------------------------------------------------------------------------
@@ -548,5 +685,10 @@
     solveWss2: solveWss2,
     smo: smo,
     decisionFunction: decisionFunction,
+    svrProblem: svrProblem,
+    svrGram: svrGram,
+    svr: svr,
+    svrCoefficients: svrCoefficients,
+    regressionFunction: regressionFunction,
   };
 });
