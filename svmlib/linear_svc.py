@@ -239,7 +239,8 @@ n_features)
                 if self.verbose:
                     print(
                         f"[LinearSVC] class {self.classes_[k]}: "
-                        f"{fit.n_iter} passes, KKT gap {fit.kkt_violation:.3g}"
+                        f"{fit.n_iter} passes, projected-gradient gap "
+                        f"{fit.projected_gradient_gap:.3g}"
                     )
                 fits.append(fit)
         return fits

@@ -25,8 +25,11 @@ gradient points out of the box by more than the previous pass's largest
 violation; when the active set has converged, every coordinate is checked
 again before the solver stops, so shrinking never changes the answer.
 
-The stopping rule is LIBLINEAR's: the largest minus the smallest projected
-gradient of a pass is at most ``tol``.
+The stopping rule is LIBLINEAR's (since version 2.40, 2020): the largest
+minus the smallest projected gradient of a pass is at most ``tol``, and so
+are the absolute values of both. The spread alone is not enough: when every
+projected gradient of a pass is about -1 (all the coordinates still have to
+grow) the spread is small and the solution far from optimal (issue 26).
 
 Book chapter: *Scaling up* (part III), section on linear SVMs; the
 coordinate ascent of the lecture slides in the seeds.
@@ -79,9 +82,12 @@ class LinearResult:
         1/2 ||w~||^2 + sum_i C_i loss(y_i f(x_i)), with the hinge
         max(0, 1 - y f) or its square; equal to ``dual_objective`` at the
         optimum (strong duality).
-    kkt_violation : float
-        The largest minus the smallest projected gradient of the last
-        pass.
+    projected_gradient_gap : float
+        max(max PG - min PG, |max PG|, |min PG|) over the projected
+        gradients PG_i of the last pass: the width of the smallest interval
+        holding 0 and every PG_i, which the stopping rule compares with
+        ``tol``. 0 at the optimum; the box constraints are the only ones
+        (no equality constraint), so it measures optimality directly.
     """
 
     w: np.ndarray
@@ -91,7 +97,32 @@ class LinearResult:
     converged: bool
     dual_objective: float
     primal_objective: float
-    kkt_violation: float
+    projected_gradient_gap: float
+
+    @property
+    def kkt_violation(self):
+        """The former name of ``projected_gradient_gap``.
+
+        Kept for the code that reads it (the chapter *Scaling up*).
+
+        Returns
+        -------
+        float
+            ``projected_gradient_gap``.
+
+        References
+        ----------
+        Issue 26: the field is named for what it is.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> X, y = np.array([[1.0], [-1.0]]), np.array([1.0, -1.0])
+        >>> fit = dual_cd(X, y, random_state=0)
+        >>> fit.kkt_violation == fit.projected_gradient_gap
+        True
+        """
+        return self.projected_gradient_gap
 
 
 def dual_cd(
@@ -125,7 +156,8 @@ def dual_cd(
         gives b = w_B B. 0 trains without an intercept (f(x) = w.x).
     tol : float, default=0.1
         Stop when the largest minus the smallest projected gradient of a
-        pass over all points is at most tol (LIBLINEAR's default 0.1).
+        pass over all points is at most tol, and so are the absolute values
+        of both (LIBLINEAR's rule and default 0.1).
     max_iter : int or None, default=1000
         Maximum number of passes over the points, >= 1; -1 for no limit;
         None means LIBSVM's default for SMO steps, max(10^7, 100 n).
@@ -283,8 +315,8 @@ def _coordinate_descent(
     The rows x_i are CSR arrays (data, indices, indptr) with d columns;
     only the coordinates in ``points`` move.
     Returns alpha, w (with the bias weight), the passes taken, the last
-    pass's projected-gradient gap max PG - min PG, and whether the
-    stopping rule held on a pass over all coordinates.
+    pass's projected-gradient gap max(max PG - min PG, |max PG|, |min PG|),
+    and whether the stopping rule held on a pass over all coordinates.
     """
     alpha = np.zeros(y.shape[0])
     w = np.zeros(d)
@@ -328,8 +360,13 @@ def _coordinate_descent(
                     w[indices[k]] += step * data[k]
             s += 1
         n_iter += 1
-        gap = PG_max - PG_min if active > 0 else 0.0
-        if gap <= tol:
+        if active == 0:  # every coordinate shrunk: none was checked
+            PG_max, PG_min = 0.0, 0.0  # check them all (LIBLINEAR spins)
+        # LIBLINEAR's rule (since 2020): the spread of the projected
+        # gradients AND each end within tol of 0. Their max is the width of
+        # the smallest interval holding 0 and every PG of the pass.
+        gap = max(PG_max - PG_min, abs(PG_max), abs(PG_min))
+        if gap <= tol:  # PG_max - PG_min, |PG_max|, |PG_min| all <= tol
             if active == n:
                 converged = True
                 break
@@ -359,5 +396,5 @@ def _result(Xb, y, C, loss, bias, alpha, D, w_tilde, n_iter, gap, converged):
         converged=bool(converged),
         dual_objective=float(alpha.sum() - half_norm - ridge),
         primal_objective=float(half_norm + C @ penalty),
-        kkt_violation=float(gap),
+        projected_gradient_gap=float(gap),
     )
