@@ -13,9 +13,22 @@ The retraining time after a slider move, for 200 points, is measured in
 the page (performance.now()) and printed, not asserted. Screenshots go to
 _build/screenshots/playground-*.png.
 
-Like tests/test_browser.py, this skips before the book is built (and when
-Chromium or Playwright is missing); `.ci/run` runs it after the build with
-SVMBOOK_CHECK_BUILD=1, where a skip becomes a failure.
+The regression mode (``:mode: regression``, epsilon-SVR) is on no chapter
+yet: its tests build a page of their own from the directive's HTML
+(``_ext/playground.py``: ``make_node``, ``container_html``,
+``render_still``), the playground's files and the book theme's style
+sheets (pydata-sphinx-theme, sphinx-book-theme; light and dark), in a
+temporary folder, so they need Chromium and Playwright but not the built
+book. There: clicks, drags, shift-clicks and keys change the points, the
+C, epsilon and sigma sliders retrain, the support vectors and f are
+LIBSVM's (scikit-learn's SVR) at the page's tol, the still image shows
+without JavaScript, no console error; the retraining time for 100 points
+is printed, and screenshots go to _build/screenshots/playground-svr-*.png.
+
+Like tests/test_browser.py, the tests of the chapters' playgrounds skip
+before the book is built (and all skip when Chromium or Playwright is
+missing); `.ci/run` runs them after the build with SVMBOOK_CHECK_BUILD=1,
+where a skip becomes a failure.
 """
 
 import json
@@ -23,10 +36,12 @@ import os
 import re
 import shutil
 import statistics
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from sklearn.svm import SVR
 
 from svmlib.duality import index_sets
 from svmlib.gram import as_gram
@@ -35,6 +50,9 @@ from svmlib.solvers import smo
 from svmlib.solvers.smo import _select_wss2, _SMOState
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "_ext"))
+import playground  # noqa: E402  (_ext/playground.py, the directive)
+
 BUILT_HTML = ROOT / "_build" / "html"
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 REQUIRED = os.environ.get("SVMBOOK_CHECK_BUILD") == "1"
@@ -70,6 +88,16 @@ def _built(relative):
 @pytest.fixture(scope="module")
 def browser():
     _built("index.html")
+    yield from _launch()
+
+
+@pytest.fixture(scope="module")
+def bare_browser():
+    """Chromium without the built book (the regression mode's own page)."""
+    yield from _launch()
+
+
+def _launch():
     if CHROMIUM is None:
         _unavailable(
             "Chromium is not installed (Debian: apt-get install chromium)"
@@ -91,7 +119,7 @@ def browser():
 class Page:
     """A built page with its playground, console errors collected."""
 
-    def __init__(self, browser, relative, javascript=True):
+    def __init__(self, browser, relative, javascript=True, url=None):
         self.context = browser.new_context(
             viewport={"width": 1280, "height": 900},
             java_script_enabled=javascript,
@@ -104,7 +132,8 @@ class Page:
         )
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.route(re.compile(r"^https?://"), lambda r: r.abort())
-        self.page.goto(_built(relative).as_uri(), wait_until="load")
+        url = url or _built(relative).as_uri()
+        self.page.goto(url, wait_until="load")
         if javascript:
             self.page.wait_for_function(
                 "() => window.SvmPlayground"
@@ -147,6 +176,20 @@ class Page:
         self.page.mouse.click(box["x"] + px, box["y"] + py)
         if shift:
             self.page.keyboard.up("Shift")
+
+    def svr_state(self):
+        """The regression playground: points, settings, beta, b, f(x_i)."""
+        return self.js(
+            "const fit = p.points.length ? p.regressionFit() : null;"
+            "return {points: p.points, C: p.C, sigma: p.sigma,"
+            " epsilon: p.epsilon, kernel: p.kernel,"
+            " nSv: Number(p.root.dataset.nSv),"
+            " steps: Number(p.root.dataset.steps),"
+            " status: p.status.textContent,"
+            " beta: fit ? fit.beta : [], b: fit ? fit.b : null,"
+            " f: fit ? p.points.map(q => fit.f(q[0])) : [],"
+            " pixels: p.canvas.toDataURL()};"
+        )
 
     def screenshot(self, name):
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -399,3 +442,333 @@ def test_still_image_without_javascript(browser):
             page.close()
         assert loaded, f"{relative}: the still image did not load"
         assert shot.is_file()
+
+
+# ---------------------------------------------------------------------------
+# The regression mode, on a page of its own
+# ---------------------------------------------------------------------------
+
+THEME_CSS = [
+    "pydata_sphinx_theme/theme/pydata_sphinx_theme/static/styles/"
+    "pydata-sphinx-theme.css",
+    "sphinx_book_theme/theme/sphinx_book_theme/static/styles/"
+    "sphinx-book-theme.css",
+]
+SVR_OPTIONS = {
+    "mode": "regression",
+    "kernel": "rbf",
+    "C": 10.0,
+    "epsilon": 0.2,
+    "sigma": 0.7,
+    "points": "sine",
+}
+
+
+def theme_styles():
+    """The book theme's style sheets, from the installed packages."""
+    import pydata_sphinx_theme
+
+    site = Path(pydata_sphinx_theme.__file__).resolve().parents[1]
+    return [site / relative for relative in THEME_CSS]
+
+
+def regression_page(folder, theme="light", options=SVR_OPTIONS):
+    """A page with one regression playground, as the directive writes it.
+
+    The playground's files are copied to ``folder/_static/playground``
+    and the still image rendered there; the theme's style sheets are
+    linked where the packages installed them.
+    """
+    static = folder / "_static" / "playground"
+    static.mkdir(parents=True, exist_ok=True)
+    for name in ("smo.js", "playground.js", "playground.css"):
+        shutil.copy(ROOT / "_static" / "playground" / name, static / name)
+    node = playground.make_node(options)
+    name = playground.still_name(node)
+    alt = playground.render_still(node, static / "stills" / name)
+    styles = "".join(
+        f'<link rel="stylesheet" href="{path.as_uri()}">'
+        for path in theme_styles()
+        if path.is_file()
+    )
+    page = folder / f"regression-{theme}.html"
+    page.write_text(
+        f'<!DOCTYPE html><html lang="en" data-theme="{theme}"'
+        f' data-mode="{theme}"><head><meta charset="utf-8">'
+        f"<title>Regression playground</title>{styles}"
+        '<link rel="stylesheet" href="_static/playground/playground.css">'
+        '<script src="_static/playground/smo.js"></script>'
+        '<script src="_static/playground/playground.js"></script>'
+        '</head><body><div class="bd-container"><div class="bd-main">'
+        '<div class="bd-content"><div class="bd-article-container">'
+        '<article class="bd-article" style="max-width: 52rem">'
+        "<h1>The epsilon-insensitive tube</h1><p>Drag the points.</p>"
+        + playground.container_html(
+            node, f"_static/playground/stills/{name}", alt
+        )
+        + "</div></article></div></div></div></div></body></html>",
+        encoding="utf-8",
+    )
+    return page
+
+
+def libsvm_fit(state):
+    """scikit-learn's SVR (LIBSVM) on the page's points, at its tol."""
+    points = np.array(state["points"], dtype=np.float64)
+    params = {
+        "kernel": state["kernel"],
+        "C": state["C"],
+        "epsilon": state["epsilon"],
+        "tol": TOL,
+    }
+    if state["kernel"] == "rbf":
+        params["gamma"] = 1.0 / (2.0 * state["sigma"] ** 2)
+    return SVR(**params).fit(points[:, :1], points[:, 1])
+
+
+def assert_as_libsvm(state):
+    """The page's f and support vectors are LIBSVM's, up to the tol."""
+    model = libsvm_fit(state)
+    points = np.array(state["points"], dtype=np.float64)
+    np.testing.assert_allclose(
+        state["f"], model.predict(points[:, :1]), atol=10 * TOL
+    )
+    assert state["nSv"] == np.count_nonzero(state["beta"])
+    # at tol 1e-3 a point within about tol of the tube's edge may be a
+    # support vector for one solver and not the other: the two sets may
+    # differ only in such points
+    residual = np.abs(points[:, 1] - np.array(state["f"]))
+    page = set(np.flatnonzero(state["beta"]))
+    for k in page ^ set(model.support_):
+        assert abs(residual[k] - state["epsilon"]) <= 10 * TOL, k
+
+
+def test_regression_playground_follows_clicks_sliders_and_keys(
+    bare_browser, tmp_path
+):
+    url = regression_page(tmp_path).as_uri()
+    page = Page(bare_browser, None, url=url)
+    try:
+        start = page.svr_state()
+        assert start["kernel"] == "rbf" and start["steps"] > 0
+        assert len(start["points"]) == 25
+        assert start["epsilon"] == 0.2
+        assert_as_libsvm(start)
+        assert "support vectors of 25 points" in start["status"]
+        n_sv = start["nSv"]
+        assert f"the other {25 - n_sv} lie in the tube" in start["status"]
+        assert "KKT conditions hold" in start["status"]
+        page.screenshot("svr")
+
+        # a click adds the point (x, z) there
+        page.click_world(-2.0, 1.5)
+        clicked = page.svr_state()
+        assert len(clicked["points"]) == 26
+        assert clicked["points"][-1] == pytest.approx([-2.0, 1.5], abs=0.02)
+        assert clicked["pixels"] != start["pixels"]
+        assert clicked["status"] != start["status"]
+        assert_as_libsvm(clicked)
+        # far outside the tube: a support vector at the bound C
+        assert clicked["beta"][-1] == pytest.approx(clicked["C"])
+
+        # drag it down into the curve's neighbourhood
+        box = page.canvas_box()
+        x, y = page.js("return p.toPixel(-2.0, 1.5);")
+        page.page.mouse.move(box["x"] + x, box["y"] + y)
+        page.page.mouse.down()
+        page.page.mouse.move(box["x"] + x, box["y"] + y + 120, steps=5)
+        page.page.mouse.up()
+        page.page.wait_for_timeout(100)
+        dragged = page.svr_state()
+        assert len(dragged["points"]) == 26
+        assert dragged["points"][-1][1] < clicked["points"][-1][1] - 0.5
+        assert_as_libsvm(dragged)
+
+        # shift-click removes it
+        page.click_world(*dragged["points"][-1], shift=True)
+        removed = page.svr_state()
+        assert len(removed["points"]) == 25
+
+        # a wider tube: fewer support vectors; epsilon = 0: all of them
+        page.page.locator("input.svmpg-epsilon").first.fill("0.5")
+        wide = page.svr_state()
+        assert wide["epsilon"] == pytest.approx(0.5)
+        assert wide["nSv"] < removed["nSv"]
+        assert wide["pixels"] != removed["pixels"]
+        output = page.page.locator("output.svmpg-epsilon-value").first
+        assert output.inner_text() == "\u03b5 = 0.5"
+        assert_as_libsvm(wide)
+        page.page.locator("input.svmpg-epsilon").first.fill("0")
+        zero = page.svr_state()
+        assert zero["epsilon"] == 0
+        assert zero["nSv"] == 25
+        page.page.locator("input.svmpg-epsilon").first.fill("0.2")
+
+        # the C slider by keyboard: two decades down
+        before = page.svr_state()
+        c_slider = page.page.locator("input.svmpg-C").first
+        c_slider.focus()
+        for _ in range(40):
+            c_slider.press("ArrowLeft")
+        small_c = page.svr_state()
+        assert small_c["C"] == pytest.approx(before["C"] / 100, rel=0.02)
+        assert small_c["pixels"] != before["pixels"]
+        assert np.abs(small_c["beta"]).max() <= small_c["C"]
+        assert_as_libsvm(small_c)
+
+        # a narrow kernel
+        page.page.locator("input.svmpg-sigma").first.fill("-1")
+        narrow = page.svr_state()
+        assert narrow["sigma"] == pytest.approx(0.1)
+        assert narrow["pixels"] != small_c["pixels"]
+        assert_as_libsvm(narrow)
+
+        # keyboard placement
+        canvas = page.page.locator("canvas.svmpg-canvas").first
+        canvas.focus()
+        for key in ("ArrowRight", "ArrowUp", "ArrowUp", "Enter"):
+            canvas.press(key)
+        typed = page.svr_state()
+        assert len(typed["points"]) == 26
+        assert typed["points"][-1] == pytest.approx([0.1, 0.2])
+        canvas.press("Delete")
+        assert len(page.svr_state()["points"]) == 25
+
+        # the linear kernel: f is a line; sigma is off
+        page.root.get_by_label("linear", exact=True).check()
+        linear = page.svr_state()
+        assert page.page.locator("input.svmpg-sigma").first.is_disabled()
+        assert_as_libsvm(linear)
+        f = np.array(linear["f"])
+        x = np.array(linear["points"])[:, 0]
+        slope = np.polyfit(x, f, 1)
+        np.testing.assert_allclose(np.polyval(slope, x), f, atol=1e-9)
+
+        # reset, then clear
+        page.page.locator("button.svmpg-reset").first.click()
+        reset = page.svr_state()
+        assert reset["points"] == start["points"]
+        assert reset["nSv"] == start["nSv"]
+        assert reset["C"] == start["C"] and reset["epsilon"] == 0.2
+        page.page.locator("button.svmpg-clear").first.click()
+        cleared = page.svr_state()
+        assert cleared["points"] == [] and cleared["nSv"] == 0
+        assert "No points" in cleared["status"]
+        page.click_world(0.5, 0.5)  # one point: f is within epsilon of it
+        one = page.svr_state()
+        assert len(one["points"]) == 1 and one["nSv"] == 0
+        assert abs(one["f"][0] - one["points"][0][1]) <= one["epsilon"]
+    finally:
+        page.close()
+    assert not page.errors, f"JavaScript errors: {page.errors}"
+
+
+def test_classifier_mode_on_a_page_of_its_own(bare_browser, tmp_path):
+    # the classifier's drawing shares the code that the regression mode
+    # changed (coordinates, report): it still draws, counts svmlib's
+    # support vectors and adds clicked points, also without a built book
+    options = {"mode": "sweep", "C": 10.0, "sigma": 0.5, "points": "rings"}
+    url = regression_page(tmp_path, options=options).as_uri()
+    page = Page(bare_browser, None, url=url)
+    try:
+        start = page.state()
+        assert start["steps"] > 0
+        assert start["nSv"] == expected_support_vectors(start)
+        assert "Training accuracy" in start["status"]
+        page.click_world(2.5, 1.5)
+        clicked = page.state()
+        assert len(clicked["points"]) == len(start["points"]) + 1
+        assert clicked["points"][-1] == pytest.approx([2.5, 1.5], abs=0.02)
+        assert clicked["nSv"] == expected_support_vectors(clicked)
+        page.screenshot("classifier-own-page")
+    finally:
+        page.close()
+    assert not page.errors, f"JavaScript errors: {page.errors}"
+
+
+def test_regression_playground_in_dark_mode(bare_browser, tmp_path):
+    url = regression_page(tmp_path, theme="dark").as_uri()
+    page = Page(bare_browser, None, url=url)
+    try:
+        colors = page.page.evaluate(
+            "() => { const s = getComputedStyle(document.body);"
+            " const st = document.querySelector('.svmpg-status');"
+            " return [s.backgroundColor, getComputedStyle(st).color]; }"
+        )
+        state = page.svr_state()
+        assert_as_libsvm(state)
+        page.screenshot("svr-dark")
+    finally:
+        page.close()
+    assert not page.errors, f"JavaScript errors: {page.errors}"
+    # the theme's dark background, with light text around the canvas
+    background, text = (
+        [int(v) for v in re.findall(r"\d+", color)[:3]] for color in colors
+    )
+    assert sum(background) < 3 * 60 and sum(text) > 3 * 150, colors
+
+
+def test_regression_retraining_time_for_100_points(bare_browser, tmp_path):
+    rng = np.random.default_rng(23)
+    x = rng.uniform(-2.9, 2.9, 100)
+    z = np.clip(np.sin(1.2 * x) + rng.normal(0, 0.2, 100), -1.9, 1.9)
+    points = np.column_stack([x, z]).tolist()
+    page = Page(bare_browser, None, url=regression_page(tmp_path).as_uri())
+    try:
+        page.js("p.setPoints(arg);", points)
+        timings = page.js(
+            """
+            const slider = p.root.querySelector('input.svmpg-epsilon');
+            const out = [];
+            for (const v of [0.1, 0.15, 0.2, 0.25, 0.3, 0.05, 0.35, 0.12,
+                             0.22, 0.18, 0.28]) {
+                slider.value = String(v);
+                const t0 = performance.now();
+                slider.dispatchEvent(new Event('input'));
+                const t1 = performance.now();
+                out.push({total: t1 - t0, train: p.lastTiming.trainMs,
+                          nSv: Number(p.root.dataset.nSv),
+                          steps: Number(p.root.dataset.steps)});
+            }
+            return out;
+            """
+        )
+        last = page.svr_state()
+        page.screenshot("svr-100-points")
+    finally:
+        page.close()
+    assert not page.errors, f"JavaScript errors: {page.errors}"
+    assert len(last["points"]) == 100
+    assert_as_libsvm(last)
+    train = statistics.median(t["train"] for t in timings)
+    total = statistics.median(t["total"] for t in timings)
+    print(
+        f"\nregression: retraining after an epsilon slider move, 100 "
+        f"points (200 dual variables), RBF sigma = {last['sigma']:g}, "
+        f"C = {last['C']:g}, {len(timings)} moves: median {train:.1f} ms "
+        f"to train (Gram matrix and SMO; max "
+        f"{max(t['train'] for t in timings):.1f} ms, "
+        f"{statistics.median(t['steps'] for t in timings):.0f} SMO steps), "
+        f"{total:.1f} ms with the redraw"
+    )
+    print(json.dumps(timings))
+
+
+def test_regression_still_image_without_javascript(bare_browser, tmp_path):
+    url = regression_page(tmp_path).as_uri()
+    page = Page(bare_browser, None, javascript=False, url=url)
+    try:
+        loaded = page.page.evaluate(
+            "async () => { const img = document.querySelector("
+            "'div.svm-playground img.svmpg-still');"
+            " if (!img) return null;"
+            " if (!img.complete) await new Promise(r =>"
+            " { img.onload = img.onerror = r; });"
+            " return [img.naturalWidth, img.alt]; }"
+        )
+        assert page.page.locator("canvas.svmpg-canvas").count() == 0
+        page.screenshot("svr-nojs")
+    finally:
+        page.close()
+    assert loaded and loaded[0] > 0, "the still image did not load"
+    assert loaded[1].startswith("SVR playground (still): 25 points")

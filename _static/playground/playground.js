@@ -4,7 +4,7 @@
  * A canvas on which readers place points of two classes, and controls for
  * C, sigma and the kernel; the SVM is trained in the page by smo.js (the
  * book's SMO with WSS 2, see that file), so it works from file:// and from
- * any static host, offline. Two modes:
+ * any static host, offline. Three modes:
  *
  *   sweep: every change retrains to the end and redraws the decision
  *          regions, the boundary f = 0, the margins f = +-1 and the support
@@ -12,7 +12,13 @@
  *          vectors;
  *   step:  each click of "Step" takes one SMO step and highlights the pair
  *          (i, j) it chose, the gain of the step and the maximal KKT
- *          violation; "Run to the end" finishes.
+ *          violation; "Run to the end" finishes;
+ *   regression: epsilon-SVR on points (x, z) with one input x; every
+ *          change retrains to the end (the same solver, on the 2n
+ *          variables [alpha; alpha*] of LIBSVM's form, see smo.js) and
+ *          redraws the regression curve f(x), the epsilon-tube
+ *          f(x) +- epsilon and the support vectors (the points on or
+ *          outside the tube), with a slider for epsilon besides C and sigma.
  *
  * The markup comes from the `svm-playground` directive (_ext/playground.py):
  * a <div class="svm-playground"> with the settings and the initial points
@@ -31,7 +37,17 @@
     neg: "#1f6fb4",
     posRegion: [253, 208, 162],
     negRegion: [189, 215, 238],
+    point: "#1f6fb4", // regression: the points
+    tube: "rgba(217, 95, 2, 0.16)", // regression: the epsilon-tube
+    tubeEdge: "#b35806",
+    curve: "#222222",
+    grid: "#e3e3e3",
+    axis: "#555555",
   };
+  // regression: the plot area inside the canvas, room for the axes' ticks
+  // and labels (CSS pixels); the classifier's plot fills the canvas
+  var PAD_REGRESSION = { l: 46, r: 10, t: 10, b: 40 };
+  var PAD_NONE = { l: 0, r: 0, t: 0, b: 0 };
   var instances = [];
 
   function fmt(x, digits) {
@@ -61,16 +77,21 @@
     this.root = root;
     this.id = "svmpg-" + ++counter;
     var d = root.dataset;
+    this.regression = d.mode === "regression";
     this.mode = d.mode === "step" ? "step" : "sweep";
+    this.pad = this.regression ? PAD_REGRESSION : PAD_NONE;
+    this.epsilon = this.regression ? Number(d.epsilon) : 0;
     this.kernel = d.kernel === "linear" ? "linear" : "rbf";
     this.C = Number(d.c);
     this.sigma = Number(d.sigma);
     this.box = JSON.parse(d.box); // [x1 min, x1 max, x2 min, x2 max]
-    this.initial = JSON.parse(d.points); // [[x1, x2, label], ...]
+    // [[x1, x2, label], ...]; regression: [[x, z], ...]
+    this.initial = JSON.parse(d.points);
     this.initialSettings = {
       kernel: this.kernel,
       C: this.C,
       sigma: this.sigma,
+      epsilon: this.epsilon,
     };
     this.points = [];
     this.y = [];
@@ -95,12 +116,25 @@
       "class (paler inside the margin), the solid line is f = 0, the " +
       "dashed lines are the margins f = \u00b11, and filled markers are " +
       "the support vectors.";
+    if (this.regression) {
+      help =
+        "Click the plot to add a point (x, z), drag a point to move it, " +
+        "shift-click (or right-click) a point to remove it. Keyboard: " +
+        "focus the plot, move the cross with the arrow keys, Enter or " +
+        "Space adds a point, Delete removes the point nearest the cross. " +
+        "In the plot: the solid curve is the regression function f(x), " +
+        "the shaded band between the dashed curves is the \u03b5-tube " +
+        "f(x) \u00b1 \u03b5, and filled markers are the support vectors, " +
+        "the points on or outside the tube.";
+    }
     this.canvas = el("canvas", {
       className: "svmpg-canvas",
       tabindex: "0",
       role: "application",
-      "aria-label":
-        "SVM playground: points of two classes and the decision regions",
+      "aria-label": this.regression
+        ? "SVR playground: points (x, z), the regression curve and its " +
+          "epsilon-tube"
+        : "SVM playground: points of two classes and the decision regions",
       "aria-describedby": id + "-help",
     });
     var figure = el("div", { className: "svmpg-figure" }, [this.canvas]);
@@ -159,23 +193,25 @@
       );
     });
 
-    // sliders on log scales: the value is log10 of the parameter
-    function slider(name, label, min, max, value, onInput) {
+    // sliders on log scales: the value is log10 of the parameter (linear:
+    // the value is the parameter, for epsilon, which may be 0)
+    function slider(name, label, min, max, value, onInput, linear) {
       var input = el("input", {
         type: "range",
         id: id + "-" + name,
         className: "svmpg-" + name,
         min: String(min),
         max: String(max),
-        step: "0.05",
+        step: linear ? "0.01" : "0.05",
       });
-      input.value = String(Math.log10(value));
+      input.value = String(linear ? value : Math.log10(value));
       var output = el("output", {
         for: id + "-" + name,
         className: "svmpg-" + name + "-value",
       });
       input.addEventListener("input", function () {
-        onInput(Math.pow(10, Number(input.value)));
+        var v = Number(input.value);
+        onInput(linear ? v : Math.pow(10, v));
       });
       var row = el("div", { className: "svmpg-slider" }, [
         el("label", { for: id + "-" + name, text: label }),
@@ -204,6 +240,23 @@
     this.sigmaInput = sSlider.input;
     this.sigmaOutput = sSlider.output;
     this.sigmaInput.disabled = this.kernel === "linear";
+    var eSlider = null;
+    if (this.regression) {
+      eSlider = slider(
+        "epsilon",
+        "\u03b5 (tube half-width)",
+        0,
+        1,
+        this.epsilon,
+        function (v) {
+          self.epsilon = v;
+          self.retrain();
+        },
+        true
+      );
+      this.epsilonInput = eSlider.input;
+      this.epsilonOutput = eSlider.output;
+    }
 
     // buttons
     function button(text, className, onClick) {
@@ -232,6 +285,10 @@
         self.kernel = self.initialSettings.kernel;
         self.C = self.initialSettings.C;
         self.sigma = self.initialSettings.sigma;
+        self.epsilon = self.initialSettings.epsilon;
+        if (self.epsilonInput) {
+          self.epsilonInput.value = String(self.epsilon);
+        }
         self.cInput.value = String(Math.log10(self.C));
         self.sigmaInput.value = String(Math.log10(self.sigma));
         self.sigmaInput.disabled = self.kernel === "linear";
@@ -255,13 +312,13 @@
       className: "svmpg-step-status",
       "aria-live": "polite",
     });
-    var controls = el("div", { className: "svmpg-controls" }, [
-      classes,
-      kernels,
-      cSlider.row,
-      sSlider.row,
-      buttons,
-    ]);
+    var controls = el(
+      "div",
+      { className: "svmpg-controls" },
+      this.regression
+        ? [kernels, cSlider.row, eSlider.row, sSlider.row, buttons]
+        : [classes, kernels, cSlider.row, sSlider.row, buttons]
+    );
     var helpLine = el("p", {
       className: "svmpg-help",
       id: id + "-help",
@@ -298,21 +355,33 @@
     return { w: Math.max(rect.width, 1), h: Math.max(rect.height, 1) };
   };
 
-  Playground.prototype.toWorld = function (px, py) {
+  /** The plot area in CSS pixels: {x, y, w, h} (the axes around it). */
+  Playground.prototype.plotArea = function () {
     var s = this.size();
+    var pad = this.pad;
+    return {
+      x: pad.l,
+      y: pad.t,
+      w: Math.max(s.w - pad.l - pad.r, 1),
+      h: Math.max(s.h - pad.t - pad.b, 1),
+    };
+  };
+
+  Playground.prototype.toWorld = function (px, py) {
+    var a = this.plotArea();
     var b = this.box;
     return [
-      b[0] + (px / s.w) * (b[1] - b[0]),
-      b[3] - (py / s.h) * (b[3] - b[2]),
+      b[0] + ((px - a.x) / a.w) * (b[1] - b[0]),
+      b[3] - ((py - a.y) / a.h) * (b[3] - b[2]),
     ];
   };
 
   Playground.prototype.toPixel = function (x1, x2) {
-    var s = this.size();
+    var a = this.plotArea();
     var b = this.box;
     return [
-      ((x1 - b[0]) / (b[1] - b[0])) * s.w,
-      ((b[3] - x2) / (b[3] - b[2])) * s.h,
+      a.x + ((x1 - b[0]) / (b[1] - b[0])) * a.w,
+      a.y + ((b[3] - x2) / (b[3] - b[2])) * a.h,
     ];
   };
 
@@ -351,7 +420,7 @@
       return self.toWorld(event.clientX - rect.left, event.clientY - rect.top);
     }
     function pickRadius() {
-      return (10 / self.size().w) * (self.box[1] - self.box[0]);
+      return (10 / self.plotArea().w) * (self.box[1] - self.box[0]);
     }
     canvas.addEventListener("contextmenu", function (event) {
       event.preventDefault();
@@ -418,24 +487,30 @@
   Playground.prototype.addPoint = function (p, label) {
     if (this.points.length >= MAX_POINTS) return;
     this.points.push(p);
-    this.y.push(label);
+    if (!this.regression) this.y.push(label);
     this.retrain();
   };
 
   Playground.prototype.removePoint = function (k) {
     this.points.splice(k, 1);
-    this.y.splice(k, 1);
+    if (!this.regression) this.y.splice(k, 1);
     this.retrain();
   };
 
-  /** Replace the points: [[x1, x2, label], ...]; retrains. */
+  /**
+   * Replace the points: [[x1, x2, label], ...] (regression: [[x, z], ...],
+   * no labels); retrains.
+   */
   Playground.prototype.setPoints = function (points) {
     this.points = points.map(function (p) {
       return [Number(p[0]), Number(p[1])];
     });
-    this.y = points.map(function (p) {
-      return Number(p[2]) > 0 ? 1 : -1;
-    });
+    var regression = this.regression;
+    this.y = regression
+      ? []
+      : points.map(function (p) {
+          return Number(p[2]) > 0 ? 1 : -1;
+        });
     this.retrain();
   };
 
@@ -453,6 +528,11 @@
   // Training
   // ---------------------------------------------------------------------
 
+  /** Whether there is a problem to solve: regression, one point is one. */
+  Playground.prototype.canTrain = function () {
+    return this.regression ? this.points.length > 0 : this.bothClasses();
+  };
+
   Playground.prototype.bothClasses = function () {
     var pos = 0;
     for (var k = 0; k < this.y.length; k++) if (this.y[k] > 0) pos++;
@@ -466,14 +546,26 @@
   Playground.prototype.retrain = function () {
     var t0 = performance.now();
     var n = this.points.length;
-    this.K = SvmSmo.gramMatrix(this.points, this.kernel, this.sigma);
-    this.state = new SvmSmo.SMOState(this.K, n, this.y, this.C);
+    if (this.regression) {
+      // epsilon-SVR: the 2n variables [alpha; alpha*] with y = [+1; -1]
+      // and p = [epsilon - z; epsilon + z] (smo.js: svrProblem, svrGram)
+      var problem = SvmSmo.svrProblem(this.targets(), this.epsilon);
+      this.K = SvmSmo.svrGram(
+        SvmSmo.gramMatrix(this.inputs(), this.kernel, this.sigma), n
+      );
+      this.state = new SvmSmo.SMOState(
+        this.K, 2 * n, problem.y, this.C, problem.p
+      );
+    } else {
+      this.K = SvmSmo.gramMatrix(this.points, this.kernel, this.sigma);
+      this.state = new SvmSmo.SMOState(this.K, n, this.y, this.C);
+    }
     this.lastStep = null;
     this.finished = false;
-    if (this.mode === "sweep" && this.bothClasses()) {
+    if (this.mode === "sweep" && this.canTrain()) {
       SvmSmo.solveWss2(this.state, TOL, MAX_STEPS);
       this.finished = true;
-    } else if (!this.bothClasses()) {
+    } else if (!this.canTrain()) {
       this.finished = true;
     }
     var t1 = performance.now();
@@ -531,6 +623,34 @@
   // Drawing
   // ---------------------------------------------------------------------
 
+  /** Regression: the inputs [[x], ...] and the targets z. */
+  Playground.prototype.inputs = function () {
+    return this.points.map(function (p) {
+      return [p[0]];
+    });
+  };
+
+  Playground.prototype.targets = function () {
+    return this.points.map(function (p) {
+      return p[1];
+    });
+  };
+
+  /** Regression: beta_i = alpha_i - alpha*_i, b and f(x). */
+  Playground.prototype.regressionFit = function () {
+    var n = this.points.length;
+    var beta = SvmSmo.svrCoefficients(this.state.alpha, n);
+    var b = this.state.intercept();
+    var xs = this.points.map(function (p) {
+      return p[0];
+    });
+    return {
+      beta: beta,
+      b: b,
+      f: SvmSmo.regressionFunction(xs, beta, b, this.kernel, this.sigma),
+    };
+  };
+
   Playground.prototype.decision = function () {
     var state = this.state;
     var b = state.intercept();
@@ -557,6 +677,12 @@
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     ctx.fillStyle = "#ffffff";
     ctx.fillRect(0, 0, s.w, s.h);
+    if (this.regression) {
+      this.drawRegression(ctx);
+      if (this.showCursor) this.drawCursor(ctx);
+      this.report();
+      return;
+    }
     var trained = this.bothClasses() && this.state.nIter > 0;
     if (trained) this.drawRegions(ctx, s);
     this.drawPoints(ctx);
@@ -733,6 +859,188 @@
     }
   };
 
+  // ---------------------------------------------------------------------
+  // Drawing the regression: axes, the tube, f(x), the points
+  // ---------------------------------------------------------------------
+
+  /** Tick positions: multiples of 1 (of 0.5 on a short axis). */
+  function ticks(lo, hi) {
+    var stepSize = hi - lo <= 3 ? 0.5 : 1;
+    var out = [];
+    for (var t = Math.ceil(lo / stepSize) * stepSize; t <= hi + 1e-9;
+      t += stepSize) {
+      out.push(Math.round(t * 100) / 100);
+    }
+    return out;
+  }
+
+  Playground.prototype.drawRegression = function (ctx) {
+    var a = this.plotArea();
+    var b = this.box;
+    var self = this;
+    // grid and frame
+    ctx.lineWidth = 1;
+    ctx.strokeStyle = COLORS.grid;
+    ctx.beginPath();
+    var xt = ticks(b[0], b[1]);
+    var zt = ticks(b[2], b[3]);
+    xt.forEach(function (t) {
+      var px = self.toPixel(t, 0)[0];
+      ctx.moveTo(px, a.y);
+      ctx.lineTo(px, a.y + a.h);
+    });
+    zt.forEach(function (t) {
+      var py = self.toPixel(0, t)[1];
+      ctx.moveTo(a.x, py);
+      ctx.lineTo(a.x + a.w, py);
+    });
+    ctx.stroke();
+    ctx.strokeStyle = COLORS.axis;
+    ctx.strokeRect(a.x, a.y, a.w, a.h);
+    // tick labels and axis labels
+    ctx.fillStyle = "#222222";
+    ctx.font = "12px sans-serif";
+    ctx.textAlign = "center";
+    ctx.textBaseline = "top";
+    xt.forEach(function (t) {
+      ctx.fillText(fmt(t), self.toPixel(t, 0)[0], a.y + a.h + 4);
+    });
+    ctx.textAlign = "right";
+    ctx.textBaseline = "middle";
+    zt.forEach(function (t) {
+      ctx.fillText(fmt(t), a.x - 5, self.toPixel(0, t)[1]);
+    });
+    ctx.font = "italic 17px serif";
+    ctx.textAlign = "center";
+    ctx.textBaseline = "bottom";
+    ctx.fillText("x", a.x + a.w / 2, a.y + a.h + 39);
+    ctx.save();
+    ctx.translate(a.x - 34, a.y + a.h / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textBaseline = "middle";
+    ctx.fillText("z", 0, 0);
+    ctx.restore();
+
+    var fit = this.canTrain() && this.finished ? this.regressionFit() : null;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(a.x, a.y, a.w, a.h);
+    ctx.clip();
+    if (fit) {
+      // f sampled every 2 CSS pixels across the plot
+      var m = Math.max(2, Math.ceil(a.w / 2));
+      var X = new Float64Array(m + 1);
+      var F = new Float64Array(m + 1);
+      for (var k = 0; k <= m; k++) {
+        X[k] = b[0] + (k / m) * (b[1] - b[0]);
+        F[k] = fit.f(X[k]);
+      }
+      var eps = this.epsilon;
+      var path = function (offset) {
+        for (var q = 0; q <= m; q++) {
+          var p = self.toPixel(X[q], F[q] + offset);
+          if (q === 0) ctx.moveTo(p[0], p[1]);
+          else ctx.lineTo(p[0], p[1]);
+        }
+      };
+      // the tube: the band between f - epsilon and f + epsilon
+      ctx.beginPath();
+      path(eps);
+      for (var r = m; r >= 0; r--) {
+        var p = self.toPixel(X[r], F[r] - eps);
+        ctx.lineTo(p[0], p[1]);
+      }
+      ctx.closePath();
+      ctx.fillStyle = COLORS.tube;
+      ctx.fill();
+      ctx.strokeStyle = COLORS.tubeEdge;
+      ctx.lineWidth = 1.4;
+      ctx.setLineDash([6, 4]);
+      ctx.beginPath();
+      path(eps);
+      path(-eps);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.strokeStyle = COLORS.curve;
+      ctx.lineWidth = 2.2;
+      ctx.beginPath();
+      path(0);
+      ctx.stroke();
+    }
+    ctx.restore();
+    this.drawLegend(ctx, a);
+    // the points (over the key): support vectors (beta != 0) filled
+    for (var i = 0; i < this.points.length; i++) {
+      var q = this.toPixel(this.points[i][0], this.points[i][1]);
+      var support = fit !== null && fit.beta[i] !== 0;
+      ctx.beginPath();
+      ctx.arc(q[0], q[1], 5, 0, 2 * Math.PI);
+      ctx.fillStyle = support ? COLORS.point : "#ffffff";
+      ctx.fill();
+      ctx.lineWidth = 1.6;
+      ctx.strokeStyle = support ? "#111111" : COLORS.point;
+      ctx.stroke();
+    }
+  };
+
+  /** Regression: a small key in the plot's top left corner. */
+  Playground.prototype.drawLegend = function (ctx, a) {
+    var x = a.x + 8;
+    var y = a.y + 8;
+    var rows = [
+      ["curve", "f(x)"],
+      ["tube", "f(x) \u00b1 \u03b5"],
+      ["sv", "support vector"],
+      ["point", "other point"],
+    ];
+    ctx.font = "12px sans-serif";
+    var width = 0;
+    rows.forEach(function (row) {
+      width = Math.max(width, ctx.measureText(row[1]).width);
+    });
+    ctx.fillStyle = "rgba(255, 255, 255, 0.88)";
+    ctx.strokeStyle = "#bbbbbb";
+    ctx.lineWidth = 1;
+    ctx.fillRect(x, y, width + 44, rows.length * 17 + 8);
+    ctx.strokeRect(x, y, width + 44, rows.length * 17 + 8);
+    rows.forEach(function (row, k) {
+      var cy = y + 12 + 17 * k;
+      var cx = x + 18;
+      ctx.beginPath();
+      if (row[0] === "curve") {
+        ctx.strokeStyle = COLORS.curve;
+        ctx.lineWidth = 2.2;
+        ctx.moveTo(cx - 11, cy);
+        ctx.lineTo(cx + 11, cy);
+        ctx.stroke();
+      } else if (row[0] === "tube") {
+        ctx.fillStyle = COLORS.tube;
+        ctx.fillRect(cx - 11, cy - 5, 22, 10);
+        ctx.strokeStyle = COLORS.tubeEdge;
+        ctx.lineWidth = 1.4;
+        ctx.setLineDash([4, 3]);
+        ctx.moveTo(cx - 11, cy - 5);
+        ctx.lineTo(cx + 11, cy - 5);
+        ctx.moveTo(cx - 11, cy + 5);
+        ctx.lineTo(cx + 11, cy + 5);
+        ctx.stroke();
+        ctx.setLineDash([]);
+      } else {
+        var sv = row[0] === "sv";
+        ctx.arc(cx, cy, 4.5, 0, 2 * Math.PI);
+        ctx.fillStyle = sv ? COLORS.point : "#ffffff";
+        ctx.fill();
+        ctx.lineWidth = 1.6;
+        ctx.strokeStyle = sv ? "#111111" : COLORS.point;
+        ctx.stroke();
+      }
+      ctx.fillStyle = "#222222";
+      ctx.textAlign = "left";
+      ctx.textBaseline = "middle";
+      ctx.fillText(row[1], x + 36, cy);
+    });
+  };
+
   Playground.prototype.drawPair = function (ctx) {
     var step = this.lastStep;
     var names = [
@@ -794,8 +1102,67 @@
     return el("span", { className: className, text: text });
   }
 
+  /**
+   * Regression: the support vectors (beta != 0), of them those with a free
+   * multiplier (0 < |beta| < C: on the tube's edge, within tol) and those
+   * at the bound C (on or outside the tube); the others (beta = 0) lie in
+   * the tube (within tol).
+   */
+  Playground.prototype.regressionCounts = function () {
+    var n = this.points.length;
+    var alpha = this.state.alpha;
+    var nSV = 0;
+    var atC = 0;
+    for (var i = 0; i < n; i++) {
+      var beta = alpha[i] - alpha[i + n];
+      if (beta !== 0) nSV++;
+      if (Math.abs(beta) >= this.C) atC++;
+    }
+    return { n: n, nSV: nSV, atC: atC, free: nSV - atC };
+  };
+
+  Playground.prototype.reportRegression = function () {
+    var status = this.status;
+    status.textContent = "";
+    this.epsilonOutput.textContent = "\u03b5 = " + fmt(this.epsilon);
+    this.epsilonInput.setAttribute(
+      "aria-valuetext", "epsilon = " + fmt(this.epsilon)
+    );
+    if (!this.canTrain()) {
+      status.appendChild(
+        document.createTextNode("No points: click the plot to add some.")
+      );
+      this.root.dataset.nSv = "0";
+      this.root.dataset.steps = "0";
+      return;
+    }
+    var c = this.regressionCounts();
+    var state = this.state;
+    var violation = state.violation();
+    [
+      span("svmpg-nsv", String(c.nSV)),
+      document.createTextNode(
+        " support vectors of " + c.n + " points (" + c.free +
+          " on the tube\u2019s edge, " + c.atC + " at the bound C, on " +
+          "or outside it); the other " + (c.n - c.nSV) + " lie in the " +
+          "tube \u00b7 "
+      ),
+      span("svmpg-steps", String(state.nIter)),
+      document.createTextNode(
+        (state.nIter === 1 ? " SMO step" : " SMO steps") +
+          (violation <= TOL
+            ? " (KKT conditions hold within tol = " + TOL + ")"
+            : " (stopped before the KKT conditions hold: m \u2212 M = " +
+              fmt(violation) + ")")
+      ),
+    ].forEach(function (part) {
+      status.appendChild(part);
+    });
+    this.root.dataset.nSv = String(c.nSV);
+    this.root.dataset.steps = String(state.nIter);
+  };
+
   Playground.prototype.report = function () {
-    var c = this.counts();
     this.cOutput.textContent = "C = " + fmt(this.C);
     this.sigmaOutput.textContent =
       this.kernel === "linear" ? "(linear kernel)" : "\u03c3 = " + fmt(this.sigma);
@@ -803,6 +1170,11 @@
     this.sigmaInput.setAttribute(
       "aria-valuetext", "sigma = " + fmt(this.sigma)
     );
+    if (this.regression) {
+      this.reportRegression();
+      return;
+    }
+    var c = this.counts();
     var status = this.status;
     status.textContent = "";
     if (!this.bothClasses()) {
