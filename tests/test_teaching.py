@@ -70,11 +70,11 @@ def released(tmp_path_factory):
 # ---------------------------------------------------------------------------
 
 
-def test_eight_assignments():
-    assert len(NOTEBOOKS) == 8
+def test_nine_assignments():
+    assert len(NOTEBOOKS) == 9
     for topic in (
         "primal", "dual", "smo", "kernels", "mnist", "em", "multiclass",
-        "scaling",
+        "scaling", "svr",
     ):  # fmt: skip
         assert any(topic in name for name in NAMES), topic
 
@@ -697,6 +697,58 @@ def test_honest_submission_is_not_flagged(tiny):
     report = grade_notebook(path, source, timeout=60)
     assert report.score == 5 and report.flags == [], report.to_text()
     assert report.notes == [] and "FLAG" not in report.to_text()
+
+
+#: Submissions to assignment 9 (epsilon-SVR): tests/submissions/09_svr_*.py
+#: replace the answer cells of its student notebook by grade_id. Fixture ->
+#: (points per autograded question, a flag the grader must raise or None).
+SVR_NOTEBOOK = ASSIGNMENTS / "09_svr.ipynb"
+SVR_FULL = {
+    "test_primal": 3,
+    "test_svr_dual": 4,
+    "test_solve_dual": 6,
+    "test_coef_and_intercept": 4,
+    "test_tube_position": 3,
+}
+SVR_SUBMISSIONS = {
+    "09_svr_correct": (SVR_FULL, None),
+    "09_svr_sign_error_in_p": ({**SVR_FULL, "test_svr_dual": 0}, None),
+    "09_svr_wrong_intercept": (
+        {**SVR_FULL, "test_coef_and_intercept": 0},
+        None,
+    ),
+    "09_svr_off_limits": (
+        {**SVR_FULL, "test_coef_and_intercept": 0},
+        "calls off-limits sklearn.svm",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SVR_SUBMISSIONS))
+def test_svr_submission_scores(name, released, tmp_path):
+    nb = nbformat.read(released / SVR_NOTEBOOK.name, as_version=4)
+    sources = hostile_sources(name)
+    for cell in nb.cells:
+        grade_id = nbgrader(cell).get("grade_id")
+        if grade_id in sources:
+            cell.source = sources.pop(grade_id)
+    assert not sources  # every section of the fixture names an answer cell
+    path = tmp_path / "submitted" / name / SVR_NOTEBOOK.name
+    path.parent.mkdir(parents=True)
+    nbformat.write(nb, path)
+    report = grade_notebook(path, SVR_NOTEBOOK, timeout=120)
+    expected, flag = SVR_SUBMISSIONS[name]
+    assert report.error is None, report.to_text()
+    assert {
+        q.grade_id: q.points for q in report.questions if q.status != "manual"
+    } == expected, report.to_text()
+    assert report.max_score == sum(SVR_FULL.values())
+    if flag is None:
+        assert report.flags == [], report.to_text()
+    else:
+        assert any(flag in f for f in report.flags), report.to_text()
+        (question,) = [q for q in report.questions if q.status == "off limits"]
+        assert question.grade_id == "test_coef_and_intercept"
 
 
 def test_off_limits_names_and_the_grader_itself():

@@ -1,0 +1,64 @@
+# Assignment 9, an honest mistake: the linear term p of the 2n-variable
+# dual with the signs of z swapped (p = (eps + z, eps - z)). Question 2
+# scores zero; the other questions are graded with the reference dual.
+# cell: primal
+def eps_insensitive(r, epsilon):
+    return np.maximum(0.0, np.abs(r) - epsilon)
+
+
+def primal_objective(beta, b, K, z, C, epsilon):
+    f = K @ beta + b
+    return 0.5 * beta @ K @ beta + C * eps_insensitive(z - f, epsilon).sum()
+# cell: svr_dual
+def svr_dual(K, z, C, epsilon):
+    m = len(z)
+    y = np.concatenate([np.ones(m), -np.ones(m)])
+    Q = np.outer(y, y) * np.block([[K, K], [K, K]])
+    p = np.concatenate([epsilon + z, epsilon - z])
+    return Q, p, y, np.full(2 * m, float(C))
+# cell: solve_dual
+def solve_dual(Q, p, y, upper, tol=1e-3, max_iter=100_000):
+    a = np.zeros(len(p))
+    G = np.array(p, dtype=np.float64)
+    for _ in range(max_iter):
+        up = ((y > 0) & (a < upper)) | ((y < 0) & (a > 0))
+        low = ((y > 0) & (a > 0)) | ((y < 0) & (a < upper))
+        score = -y * G
+        i = np.flatnonzero(up)[np.argmax(score[up])]
+        j = np.flatnonzero(low)[np.argmin(score[low])]
+        violation = score[i] - score[j]
+        if violation <= tol:
+            break
+        curvature = Q[i, i] + Q[j, j] - 2 * y[i] * y[j] * Q[i, j]
+        room_i = upper[i] - a[i] if y[i] > 0 else a[i]
+        room_j = a[j] if y[j] > 0 else upper[j] - a[j]
+        t = min(room_i, room_j)
+        if curvature > 0:
+            t = min(t, violation / curvature)
+        a[i] += y[i] * t
+        a[j] -= y[j] * t
+        G += t * (y[i] * Q[:, i] - y[j] * Q[:, j])
+    return a
+# cell: coef_and_intercept
+def coef_and_intercept(alpha, K, z, C, epsilon):
+    m = len(z)
+    a, a_star = alpha[:m], alpha[m:]
+    beta = a - a_star
+    Kbeta = K @ beta
+    b_upper_edge = z - epsilon - Kbeta
+    b_lower_edge = z + epsilon - Kbeta
+    free = (a > 0) & (a < C)
+    free_star = (a_star > 0) & (a_star < C)
+    on_edges = np.concatenate([b_upper_edge[free], b_lower_edge[free_star]])
+    if on_edges.size:
+        return beta, float(on_edges.mean())
+    low = np.concatenate([b_upper_edge[a == 0], b_lower_edge[a_star == C]])
+    high = np.concatenate([b_upper_edge[a == C], b_lower_edge[a_star == 0]])
+    return beta, float((low.max() + high.min()) / 2)
+# cell: tube_position
+def tube_position(f, z, epsilon, atol=1e-3):
+    distance = np.abs(np.asarray(z) - np.asarray(f))
+    position = np.full(distance.shape, "on", dtype=object)
+    position[distance < epsilon - atol] = "inside"
+    position[distance > epsilon + atol] = "outside"
+    return position
