@@ -772,3 +772,40 @@ def test_regression_still_image_without_javascript(bare_browser, tmp_path):
         page.close()
     assert loaded and loaded[0] > 0, "the still image did not load"
     assert loaded[1].startswith("SVR playground (still): 25 points")
+
+
+def test_regression_directive_options_and_other_formats(tmp_path):
+    # the node's defaults, and the errors the directive turns into
+    # build errors (naming the option)
+    node = playground.make_node({"mode": "regression"})
+    assert node["points_name"] == "sine" and node["epsilon"] == 0.2
+    assert node["points"][0] == [-2.73, 0.41]
+    with pytest.raises(ValueError, match="unknown point set 'blobs'"):
+        playground.make_node({"mode": "regression", "points": "blobs"})
+    with pytest.raises(ValueError, match="epsilon is an option of the regr"):
+        playground.make_node({"mode": "sweep", "epsilon": 0.1})
+    spec = playground.SvmPlaygroundDirective.option_spec
+    assert spec["epsilon"]("0") == 0.0
+    for bad in ("-0.1", "inf", "nan", "wide"):
+        with pytest.raises(ValueError, match="non-negative number"):
+            spec["epsilon"](bad)
+    assert spec["mode"]("regression") == "regression"
+    # LaTeX: the still image and the regression's sentence
+    translator = type("Translator", (), {})()
+    translator.builder = type("Builder", (), {"outdir": str(tmp_path)})()
+    translator.body = []
+    with pytest.raises(playground.nodes.SkipNode):
+        playground.visit_latex(translator, svr_node())
+    latex = "".join(translator.body)
+    name = playground.still_name(svr_node())
+    assert f"\\includegraphics[width=0.8\\linewidth]{{{name}}}" in latex
+    assert playground.ONLINE_SENTENCE_REGRESSION in latex
+    assert (tmp_path / name).is_file()
+    # the HTML container: the settings the page reads, the still's alt
+    html = playground.container_html(svr_node(), "still.png", "25 points")
+    assert 'data-mode="regression"' in html and 'data-epsilon="0.2"' in html
+    assert 'alt="SVR playground (still): 25 points"' in html
+
+
+def svr_node():  # noqa: N802  (a fresh node each time, like a constant)
+    return playground.make_node(SVR_OPTIONS)
