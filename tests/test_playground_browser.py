@@ -807,5 +807,6 @@ def test_regression_directive_options_and_other_formats(tmp_path):
     assert 'alt="SVR playground (still): 25 points"' in html
 
 
-def svr_node():  # noqa: N802  (a fresh node each time, like a constant)
+def svr_node():
+    """A fresh regression node with SVR_OPTIONS."""
     return playground.make_node(SVR_OPTIONS)
