@@ -6,9 +6,18 @@ The library taught by the svmbook Jupyter Book. Modules mirror the book:
 * :mod:`svmlib.kernels`: kernel functions (Gram matrices with BLAS);
 * :mod:`svmlib.gram`: dense and cached access to the training Gram matrix;
 * :mod:`svmlib.solvers`: the solvers (SMO with Platt's and LIBSVM's selection);
-* :mod:`svmlib.svc`: :class:`SVC`, a scikit-learn compatible classifier;
+* :mod:`svmlib.formulations`: C-SVC, nu-SVC, one-class SVM, epsilon-SVR and
+  nu-SVR as problems for the one SMO solver (LIBSVM's formulations);
+* :mod:`svmlib.svc`: :class:`SVC` and :class:`NuSVC`, scikit-learn compatible
+  classifiers (C-SVC and nu-SVC);
+* :mod:`svmlib.svr`: :class:`SVR` and :class:`NuSVR`, support vector
+  regression (epsilon-SVR and nu-SVR);
+* :mod:`svmlib.one_class`: :class:`OneClassSVM`, novelty detection;
 * :mod:`svmlib.linear_svc`: :class:`LinearSVC`, linear SVMs by dual
   coordinate descent (LIBLINEAR's algorithm);
+* :mod:`svmlib.linear_svr`: :class:`LinearSVR`, linear support vector
+  regression (LIBLINEAR's dual coordinate descent, or a primal Newton
+  method);
 * :mod:`svmlib.multiclass`: more than two classes (one-vs-one, one-vs-rest);
 * :mod:`svmlib.probability`: probabilities (Platt scaling, pairwise coupling);
 * :mod:`svmlib.datasets`: MNIST and GISETTE loaders, a Gisette-style generator;
@@ -16,7 +25,8 @@ The library taught by the svmbook Jupyter Book. Modules mirror the book:
 """
 
 from .linear_svc import LinearSVC
-from .svc import SVC
+from .linear_svr import LinearSVR
+from .svc import SVC, NuSVC
 
-__all__ = ["LinearSVC", "SVC"]
+__all__ = ["LinearSVC", "LinearSVR", "NuSVC", "SVC"]
 __version__ = "0.1.0"

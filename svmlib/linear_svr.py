@@ -202,8 +202,9 @@ n_features)
             weight = check_sample_weight(sample_weight, y.size)
             if not np.any(weight > 0):
                 raise ValueError(
-                    "sample_weight has no positive weight: points with "
-                    "weight <= 0 are left out, so there is nothing to fit."
+                    "sample_weight has no positive weight (every weight is "
+                    "zero or negative): points with weight <= 0 are left "
+                    "out, so there is nothing to fit."
                 )
             C = self.C * np.maximum(weight, 0.0)  # weight <= 0: left out
             bias = self.intercept_scaling if self.fit_intercept else 0.0

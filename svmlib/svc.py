@@ -14,7 +14,6 @@ from types import SimpleNamespace
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn import get_config
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.utils import _safe_indexing, check_random_state, column_or_1d
@@ -28,6 +27,14 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from ._kernel_params import (
+    GAMMA_KERNELS,
+    DenseCallable,
+    dense_if_not_sparse,
+    rows_per_block,
+    scale_gamma,
+    sparse_like_sklearn,
+)
 from ._validation import (
     check_max_iter,
     check_sample_weight,
@@ -51,9 +58,6 @@ from .probability import class_probabilities
 from .solvers import smo
 
 __all__ = ["NuSVC", "SVC"]
-
-#: The kernels that take gamma.
-_GAMMA_KERNELS = ("rbf", "poly", "sigmoid")
 
 #: The parameters that SVC and NuSVC share, with their constraints.
 _SHARED_CONSTRAINTS = {
@@ -122,7 +126,7 @@ class _BaseSVC(ClassifierMixin, BaseEstimator):
                 y_index.size,
                 copies=1 if kept.size == y_index.size else 2,
             )
-            X_train = X if callable(self.kernel) else _dense_if_not_sparse(X)
+            X_train = X if callable(self.kernel) else dense_if_not_sparse(X)
             self._gamma = self._resolve_gamma(X_train)
             training = self._training_kernel(X_train, kept)
             solve = self._machine_solver(weight[kept])
@@ -188,13 +192,13 @@ class _BaseSVC(ClassifierMixin, BaseEstimator):
 
     def _resolve_gamma(self, X):
         """Return the gamma of the kernel, or None for kernels without one."""
-        if self.kernel not in _GAMMA_KERNELS:
+        if self.kernel not in GAMMA_KERNELS:
             return None
         sigma = getattr(self, "sigma", None)  # SVC's book parameter
         if sigma is not None:
             return rbf_gamma(sigma=sigma)
         if self.gamma in (None, "scale"):
-            return _scale_gamma(X)
+            return scale_gamma(X)
         if self.gamma == "auto":
             return 1.0 / X.shape[1]
         return float(self.gamma)
@@ -202,7 +206,7 @@ class _BaseSVC(ClassifierMixin, BaseEstimator):
     def _kernel_function(self):
         """kernel(A, B) -> dense Gram matrix, with the fitted parameters."""
         if callable(self.kernel):
-            return _DenseCallable(self.kernel)
+            return DenseCallable(self.kernel)
         return kernel_from_name(
             self.kernel,
             gamma=self._gamma,
@@ -231,7 +235,7 @@ class _BaseSVC(ClassifierMixin, BaseEstimator):
         self.n_support_ = fit.n_support
         dual_coef = sign * fit.dual_coef
         self.dual_coef_ = (
-            _sparse_like_sklearn(dual_coef) if sp.issparse(X) else dual_coef
+            sparse_like_sklearn(dual_coef) if sp.issparse(X) else dual_coef
         )
         self.intercept_ = sign * fit.intercept
         if kept.size == _n_points(X):
@@ -253,7 +257,7 @@ class _BaseSVC(ClassifierMixin, BaseEstimator):
             return np.empty((0, 0))
         support_vectors = _safe_indexing(X, self.support_)
         if sp.issparse(support_vectors):
-            return _sparse_like_sklearn(support_vectors)
+            return sparse_like_sklearn(support_vectors)
         return support_vectors
 
     def _warn_if_not_converged(self, fit, y_index):
@@ -324,7 +328,7 @@ class _BaseSVC(ClassifierMixin, BaseEstimator):
         if sp.issparse(dual_coef):
             dual_coef = dual_coef.toarray()
         n = _n_points(X)
-        rows = _rows_per_block(self.support_.size, self.cache_size)
+        rows = rows_per_block(self.support_.size, self.cache_size)
         if n <= rows:
             decision = self._block_decision(X, dual_coef)
         else:  # kernel values in blocks of rows, within cache_size
@@ -561,7 +565,7 @@ n_features)
             dual_coef = dual_coef.toarray()
         coef = ovo_coef(dual_coef, self.n_support_, self.support_vectors_)
         if sp.issparse(self.support_vectors_):
-            coef = _sparse_like_sklearn(coef)
+            coef = sparse_like_sklearn(coef)
             coef.data.flags.writeable = False
         else:
             coef.flags.writeable = False
@@ -1181,29 +1185,36 @@ n_features)
         infeasible = self.nu * (n_i + n_j) / 2 > np.minimum(n_i, n_j)
         if infeasible.any():
             p = np.flatnonzero(infeasible)[0]
-            i, j = pairs[p]
+            first, second = self.classes_[pairs[p]].tolist()
             largest = 2 * min(n_i[p], n_j[p]) / (n_i[p] + n_j[p])
             raise ValueError(
                 f"specified nu is infeasible: nu={self.nu:g} needs "
                 "nu (n_i + n_j) / 2 <= min(n_i, n_j) for every pair of "
-                f"classes, but the classes {self.classes_[i]!r} and "
-                f"{self.classes_[j]!r} have n_i = {n_i[p]:g} and n_j = "
+                f"classes, but the classes {first!r} and {second!r} have "
+                f"n_i = {n_i[p]:g} and n_j = "
                 f"{n_j[p]:g} (their total weights); nu can be at most "
                 f"{largest:.6g} for them."
             )
 
     def _machine_solver(self, weight):
-        """solve(gram, y, members): nu-SVC, in C-SVC form (alpha / r)."""
-        from .formulations import nu_svc
+        """solve(gram, y, members): nu-SVC, in C-SVC form (a / r)."""
+        from .formulations import nu_svc  # to the top once it is committed
 
         unweighted = bool(np.all(weight == 1.0))
 
         def solve(gram, y, members):
+            w = weight[members]
+            totals = w[y > 0].sum(), w[y < 0].sum()
+            # fit checked every machine's nu; a fold of probability=True
+            # may not allow it: it gets the largest nu that it allows
+            nu = min(self.nu, 2 * min(totals) / sum(totals))
+            # LIBSVM's sum_i a_i = nu sum_i w_i, with the weights scaled to
+            # a mean of 1 (the solution a scales with them, a / r does not)
             solution = nu_svc(
                 gram,
                 y,
-                self.nu,
-                weight=None if unweighted else weight[members],
+                nu,
+                weight=None if unweighted else w * (w.size / sum(totals)),
                 tol=self.tol,
                 max_iter=self.max_iter,
                 shrinking=self.shrinking,
@@ -1225,123 +1236,22 @@ n_features)
 def _c_svc_form(solution, y):
     """Return a nu-SVC solution as the C-SVC result it is.
 
-    Chang & Lin (2001), Theorem 2:
-
-    alpha = coef y = a / r >= 0, b = the intercept (already / r), C = 1/r,
-    and the C-SVC dual objective sum alpha - 1/2 alpha^T Q alpha.
+    Chang & Lin (2001), Theorem 2: alpha = coef y = a / r >= 0 and the
+    intercept (already divided by r) are the C-SVC solution for C = 1 / r;
+    its dual objective is sum_i alpha_i - 1/2 alpha^T Q alpha, where
+    ``solution.dual_objective`` is -1/2 alpha^T Q alpha.
     """
     alpha = solution.coef * y
-    r = solution.alpha.sum() / alpha.sum()
-    # W_nu = -1/2 a^T Q a, so 1/2 alpha^T Q alpha = -W_nu / r^2
-    dual_objective = alpha.sum() + solution.dual_objective / r**2
     return SimpleNamespace(
         alpha=alpha,
         b=solution.intercept,
         n_iter=solution.n_iter,
-        dual_objective=dual_objective,
+        dual_objective=alpha.sum() + solution.dual_objective,
         converged=solution.converged,
         kkt_violation=solution.kkt_violation,
     )
 
 
-class _DenseCallable:
-    """A user's kernel callable whose Gram matrices come out as ndarrays.
-
-    The shape of each is checked: (len(A), len(B)).
-    """
-
-    def __init__(self, kernel):
-        self.kernel = kernel
-
-    def __call__(self, A, B):
-        K = self.kernel(A, B)
-        if sp.issparse(K):
-            K = K.toarray()
-        K = np.asarray(K)
-        expected = (_n_points(A), _n_points(B))
-        if K.shape != expected:
-            name = getattr(self.kernel, "__name__", repr(self.kernel))
-            raise ValueError(
-                f"The kernel {name} returned a matrix of shape {K.shape} for "
-                f"{expected[0]} and {expected[1]} points; kernel(A, B) must "
-                f"return shape (len(A), len(B)) = {expected}."
-            )
-        if not np.issubdtype(K.dtype, np.number):
-            raise ValueError(
-                f"The kernel {getattr(self.kernel, '__name__', self.kernel)}"
-                f" returned a matrix of dtype {K.dtype}, not numbers."
-            )
-        return K if K.dtype == np.float32 else K.astype(np.float64)
-
-
-def _rows_per_block(n_support, cache_size):
-    """Points per block of kernel values against the support vectors.
-
-    A block of r points holds r x n_SV kernel values, counted at 8 bytes
-    and twice (the kernel's inner products and a temporary), within
-    ``cache_size`` MiB; at least one point.
-    """
-    return max(1, int(cache_size * 2**20) // (16 * max(1, n_support)))
-
-
 def _box_constraint(C):
     """One C when all the points share it (np.inf allowed), else the C_i."""
     return float(C[0]) if np.all(C == C[0]) else C
-
-
-def _scale_gamma(X):
-    """scikit-learn's gamma="scale": 1 / (n_features * X.var()).
-
-    Raises
-    ------
-    ValueError
-        If X.var() is not finite (it overflows when the features are too
-        large), or so small that gamma overflows.
-    """
-    with np.errstate(over="ignore", invalid="ignore"):
-        if sp.issparse(X):
-            variance = X.multiply(X).mean() - X.mean() ** 2
-        else:
-            variance = X.var()
-    if not np.isfinite(variance):
-        raise ValueError(
-            "gamma='scale' is 1 / (n_features * X.var()), but X.var() is "
-            f"{variance} in {X.dtype}: the feature values are too large for "
-            "their variance to be computed in floating point (the squares "
-            "overflow). Rescale X, for example with "
-            "sklearn.preprocessing.StandardScaler."
-        )
-    if variance <= 0:
-        return 1.0
-    with np.errstate(over="ignore"):
-        gamma = 1.0 / (X.shape[1] * variance)
-    if not np.isfinite(gamma):
-        raise ValueError(
-            f"gamma='scale' is 1 / (n_features * X.var()), but X.var() = "
-            f"{variance:.3g} is so small that gamma overflows. Rescale X, for "
-            "example with sklearn.preprocessing.StandardScaler."
-        )
-    return float(gamma)
-
-
-def _dense_if_not_sparse(X):
-    """Return a sparse X as an array if that takes no more memory.
-
-    Such a matrix (about 2/3 nonzeros or more in float64) is not sparse:
-    BLAS products on the dense copy are faster than sparse ones, and the
-    model is then exactly the one fitted on the dense array (the order of
-    the sums in the kernel's inner products is that of the dense path).
-    """
-    if not sp.issparse(X):
-        return X
-    sparse_bytes = X.data.nbytes + X.indices.nbytes + X.indptr.nbytes
-    if X.shape[0] * X.shape[1] * X.dtype.itemsize <= sparse_bytes:
-        return X.toarray()
-    return X
-
-
-def _sparse_like_sklearn(A):
-    """Return A as CSR in scikit-learn's configured sparse interface."""
-    if get_config().get("sparse_interface") == "sparray":
-        return sp.csr_array(A)
-    return sp.csr_matrix(A)

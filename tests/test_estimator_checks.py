@@ -14,6 +14,7 @@ from test_mixture import BERNOULLI_EXPECTED_FAILURES
 
 from svmlib import SVC, LinearSVC
 from svmlib.kernels import ExponentialRandomFeatures
+from svmlib.linear_svr import LinearSVR
 from svmlib.mixture import BernoulliMixtureEM, GaussianMixtureEM
 from svmlib.multiclass import OneVsRest
 
@@ -40,6 +41,14 @@ EXPECTED_FAILURES = {
             _WEIGHTS_ARE_REPETITION_TO_TOL
         ),
     },
+    LinearSVR: {
+        "check_sample_weight_equivalence_on_dense_data": (
+            _WEIGHTS_ARE_REPETITION_TO_TOL.replace("SVC", "LinearSVR")
+        ),
+        "check_sample_weight_equivalence_on_sparse_data": (
+            _WEIGHTS_ARE_REPETITION_TO_TOL.replace("SVC", "LinearSVR")
+        ),
+    },
     # coin tosses only: the checks fit continuous data (see test_mixture.py)
     BernoulliMixtureEM: BERNOULLI_EXPECTED_FAILURES,
 }
@@ -57,7 +66,22 @@ SLOW_DUAL_CHECKS = {
 }
 
 
+#: The same for LinearSVR's dual solver: features around 100 (loc=100) with
+#: the bias feature 1 need more than 100000 passes; scikit-learn's LinearSVR
+#: with dual=True also stops at max_iter there and warns (measured on
+#: check_fit_idempotent's data at 100000 passes: primal objective 74.5
+#: against its 73.4 for the L1 loss, 89.38 against 89.21 squared; the
+#: primal Newton solver reaches 89.196 in 2 steps).
+SLOW_DUAL_SVR_CHECKS = {
+    "check_fit_check_is_fitted",
+    "check_fit_idempotent",
+    "check_n_features_in",
+}
+
+
 def _expected_failures(estimator):
+    if isinstance(estimator, LinearSVR) and estimator.dual is False:
+        return {}  # the primal Newton solver meets rtol=1e-7
     return EXPECTED_FAILURES.get(type(estimator), {})
 
 
@@ -70,6 +94,14 @@ def _expected_failures(estimator):
         OneVsRest(SVC()),
         LinearSVC(C=0.01, max_iter=100_000, random_state=0),
         LinearSVC(loss="hinge", C=0.01, max_iter=100_000, random_state=0),
+        LinearSVR(max_iter=100_000, random_state=0),
+        LinearSVR(
+            loss="squared_epsilon_insensitive",
+            dual=True,
+            max_iter=100_000,
+            random_state=0,
+        ),
+        LinearSVR(loss="squared_epsilon_insensitive", dual=False),
         BernoulliMixtureEM(n_components=2, random_state=0),
         GaussianMixtureEM(n_components=2, random_state=0),
         ExponentialRandomFeatures(n_components=20, random_state=0),
@@ -78,7 +110,10 @@ def _expected_failures(estimator):
 )
 def test_sklearn_compatible(estimator, check):
     name = getattr(check, "func", check).__name__
-    if isinstance(estimator, LinearSVC) and name in SLOW_DUAL_CHECKS:
+    slow_svr = isinstance(estimator, LinearSVR) and estimator.dual is not False
+    if (isinstance(estimator, LinearSVC) and name in SLOW_DUAL_CHECKS) or (
+        slow_svr and name in SLOW_DUAL_SVR_CHECKS
+    ):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             check(estimator)
