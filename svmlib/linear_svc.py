@@ -207,11 +207,15 @@ n_features)
             self.coef_ = np.vstack([fit.w for fit in fits])
             self.intercept_ = np.array([fit.b for fit in fits])
             self.n_iter_ = max(fit.n_iter for fit in fits)
-        if not all(fit.converged for fit in fits):
+        stopped = [fit for fit in fits if not fit.converged]
+        if stopped:
+            gap = max(fit.projected_gradient_gap for fit in stopped)
             warnings.warn(
                 "LinearSVC failed to converge within max_iter="
-                f"{self.max_iter} passes; increase max_iter, or scale the "
-                "features.",
+                f"{self.max_iter} passes ({len(stopped)} of {len(fits)} "
+                f"machines; projected-gradient gap {gap:.3g} > "
+                f"tol={self.tol:g}), so the solution is not optimal; "
+                "increase max_iter, or scale the features.",
                 ConvergenceWarning,
                 stacklevel=3,  # the caller of fit, past _fit_context
             )

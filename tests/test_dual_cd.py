@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn import svm
 from sklearn.datasets import load_iris, make_classification
-from sklearn.exceptions import ConvergenceWarning
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.preprocessing import StandardScaler
 
 from svmlib import LinearSVC
@@ -302,3 +302,43 @@ def test_one_warning_for_all_machines():
     messages = [w for w in caught if w.category is ConvergenceWarning]
     assert len(messages) == 1
     assert "max_iter=1" in str(messages[0].message)
+    assert "3 of 3 machines; projected-gradient gap" in str(
+        messages[0].message
+    )
+
+
+def test_failed_fit_leaves_no_half_model(data):
+    # Issue 26: a failed fit left classes_ and n_features_in_ behind.
+    X, y = data
+    model = LinearSVC(random_state=0)
+    with pytest.raises(ValueError, match="two classes"):
+        model.fit(X, np.ones(len(y)))
+    assert not hasattr(model, "classes_")
+    assert not hasattr(model, "n_features_in_")
+    model.fit(X, y)  # fitted, then a fit that fails: unfitted, not half
+    with pytest.raises(ValueError, match="positive weight"):
+        model.fit(X, y, sample_weight=np.where(y > 0, 0.0, 1.0))
+    assert not [name for name in vars(model) if name.endswith("_")]
+    with pytest.raises(NotFittedError):
+        model.predict(X)
+
+
+def test_warnings_other_than_convergence_go_through(data, monkeypatch):
+    # Issue 26: catch_warnings(record=True) swallowed every warning of the
+    # solver but the ConvergenceWarning (which fit words once itself).
+    import svmlib.linear_svc as linear_svc_module
+
+    X, y = data
+    real = linear_svc_module.dual_cd
+
+    def noisy(*args, **kwargs):
+        warnings.warn("a warning of the solver", UserWarning, stacklevel=2)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(linear_svc_module, "dual_cd", noisy)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        LinearSVC(max_iter=1, tol=1e-12, random_state=0).fit(X, y)
+    categories = [w.category for w in caught]
+    assert categories.count(UserWarning) == 1
+    assert categories.count(ConvergenceWarning) == 1
