@@ -325,7 +325,7 @@ def check_n_support(n_support, n_columns, name="dual_coef"):
     return n_support.astype(np.int64)
 
 
-def check_labels(y, n):
+def check_labels(y, n, *, both_classes=True):
     """Labels as a float64 array of -1.0 and +1.0, checked against n points.
 
     Parameters
@@ -334,6 +334,10 @@ def check_labels(y, n):
         Labels in {-1, +1}, with both classes present.
     n : int
         Number of training points.
+    both_classes : bool, default=True
+        Whether both classes must be present (not for the general dual of
+        :func:`svmlib.solvers.smo` with a linear term, such as the one-class
+        SVM's, where every y_i is +1).
 
     Returns
     -------
@@ -343,7 +347,7 @@ def check_labels(y, n):
     ------
     ValueError
         If y is not 1-D of length n, holds values other than -1 and +1, or
-        holds only one class.
+        holds only one class (with ``both_classes``).
     """
     y = np.asarray(y)
     if y.ndim != 1 or y.shape[0] != n:
@@ -357,7 +361,7 @@ def check_labels(y, n):
             "The solvers take labels in {-1, +1}, got the values "
             f"{values[:5].tolist()}."
         )
-    if values.size < 2:
+    if both_classes and values.size < 2:
         raise ValueError(
             "y holds only one class; an SVM needs points of both classes."
         )
@@ -440,7 +444,7 @@ def _check_per_point_C(C, y):
             f"[{np.nanmin(C):.3g}, {np.nanmax(C):.3g}]"
             f"{' and NaN' if np.isnan(C).any() else ''}."
         )
-    for label in (-1.0, 1.0):
+    for label in np.unique(y):
         if not np.any(C[y == label] > 0):
             raise ValueError(
                 f"Every point of class {label:+g} has C_i = 0 (zero weight): "

@@ -36,6 +36,8 @@ from .kernels import Kernel, squared_norms
 __all__ = [
     "DenseGram",
     "CachedGram",
+    "DoubledGram",
+    "check_symmetric",
     "as_gram",
     "gram_fits",
     "make_gram",
@@ -507,6 +509,246 @@ def _kernel_diagonal(X, kernel, block=512):
         for start in range(0, X.shape[0], block)
     ]
     return np.concatenate(parts).astype(np.float64)
+
+
+def check_symmetric(K, rows=512):
+    """Raise if the array K is not symmetric (to 1e-6 of its largest value).
+
+    SMO reads K by columns and uses K_ij for K_ji: a non-symmetric matrix
+    would be solved as some other problem without a word. Checked a block
+    of rows at a time (no n x n temporary).
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+        The Gram matrix (another shape is left to :class:`DenseGram`).
+    rows : int, default=512
+        Rows per block.
+
+    Raises
+    ------
+    ValueError
+        If some K_ij and K_ji differ by more than 1e-6 max |K|.
+
+    References
+    ----------
+    Book chapter *Platt's SMO and working sets*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.gram import check_symmetric
+    >>> check_symmetric(np.array([[1.0, 0.5], [0.5, 1.0]]))
+    >>> check_symmetric(np.array([[1.0, 0.5], [0.0, 1.0]]))
+    Traceback (most recent call last):
+    ...
+    ValueError: The Gram matrix K must be symmetric (K_ij = K_ji): rows 0 \
+to 1 differ from the matching columns by up to 0.5.
+    """
+    K = np.asarray(K)
+    if K.ndim != 2 or K.shape[0] != K.shape[1]:
+        return  # DenseGram says what is wrong with the shape
+    with np.errstate(invalid="ignore"):
+        largest = float(np.max(np.abs(K))) if K.size else 0.0
+        # a BLAS product X X^T is symmetric only to its rounding: float32
+        # Gaussian Gram matrices of MNIST differ by one unit, 1.2e-7, also
+        # once converted to float64; a matrix that is not a Gram matrix at
+        # all (K(X, Z) for the wrong Z) differs by far more
+        tolerance = 1e-6 * largest
+        for start in range(0, K.shape[0], rows):
+            block = K[start : start + rows]
+            difference = np.abs(block - K[:, start : start + rows].T)
+            if np.max(difference, initial=0.0) > tolerance:
+                raise ValueError(
+                    "The Gram matrix K must be symmetric (K_ij = K_ji): "
+                    f"rows {start} to {start + block.shape[0] - 1} differ "
+                    "from the matching columns by up to "
+                    f"{float(np.max(difference)):.3g}."
+                )
+
+
+class DoubledGram:
+    """The 2n x 2n matrix [[K, K], [K, K]] of a Gram object, for SVR.
+
+    epsilon-SVR and nu-SVR have two multipliers per point (alpha_i and
+    alpha_i^*); LIBSVM's ``SVR_Q`` solves them as 2n variables with
+    y = (+1, ..., +1, -1, ..., -1), so that
+    Q_kl = y_k y_l K_(k mod n),(l mod n).
+    Index k < n is point k, index k >= n is point k - n: both read the
+    same kernel column of the inner Gram object (computed and cached once,
+    as LIBSVM's ``SVR_Q`` does).
+
+    Parameters
+    ----------
+    inner : array-like of shape (n, n), or a Gram object
+        The Gram matrix of the n training points.
+
+    References
+    ----------
+    Chang & Lin (2011), section 2.3 and LIBSVM's ``SVR_Q``; book chapter
+    *Regression: the epsilon-insensitive tube*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmlib.gram import DoubledGram
+    >>> gram = DoubledGram(np.array([[2.0, 1.0], [1.0, 3.0]]))
+    >>> gram.n, gram.column(3), gram.diagonal()
+    (4, array([1., 3., 1., 3.]), array([2., 3., 2., 3.]))
+    """
+
+    def __init__(self, inner):
+        if not hasattr(inner, "column"):
+            check_symmetric(inner)
+        self.inner = as_gram(inner)
+        self.m = self.inner.n  # the number of points
+        self.n = 2 * self.m  # the number of variables
+        self._diagonal = np.tile(self.inner.diagonal(), 2)
+        self._take = None
+
+    def diagonal(self):
+        """K_kk for every variable k, shape (2n,), float64.
+
+        Returns
+        -------
+        ndarray of shape (2n,), float64
+
+        References
+        ----------
+        LIBSVM's ``SVR_Q::get_QD``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import DoubledGram
+        >>> DoubledGram(np.eye(1)).diagonal()
+        array([1., 1.])
+        """
+        return self._diagonal
+
+    def restrict(self, rows):
+        """Make :meth:`column` cover the variables ``rows`` only.
+
+        The inner Gram object is restricted to the points of those
+        variables (each once).
+
+        Parameters
+        ----------
+        rows : ndarray of int or None
+            Active variables in 0 .. 2n - 1; None for all.
+
+        References
+        ----------
+        Chang & Lin (2011), section 5.2 (shrinking).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import DoubledGram
+        >>> gram = DoubledGram(np.array([[2.0, 1.0], [1.0, 3.0]]))
+        >>> gram.restrict(np.array([0, 2, 3]))
+        >>> gram.column(1)
+        array([1., 1., 3.])
+        """
+        if rows is None:
+            self._take = None
+            points = None
+        else:
+            points, self._take = np.unique(
+                np.asarray(rows) % self.m, return_inverse=True
+            )
+        if hasattr(self.inner, "restrict"):
+            self.inner.restrict(points)
+        elif points is not None:
+            self._take = np.asarray(rows) % self.m  # full inner columns
+
+    def column(self, k):
+        """Column k over the current rows.
+
+        Parameters
+        ----------
+        k : int
+            The variable, 0 .. 2n - 1.
+
+        Returns
+        -------
+        ndarray of shape (2n,) or (len(rows),)
+
+        References
+        ----------
+        LIBSVM's ``SVR_Q::get_Q``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import DoubledGram
+        >>> DoubledGram(np.eye(2)).column(2)
+        array([1., 0., 1., 0.])
+        """
+        column = self.inner.column(k % self.m)
+        if self._take is None:
+            return np.concatenate([column, column])
+        return column[self._take]
+
+    def block(self, rows, cols):
+        """Entries [rows][:, cols] of the doubled matrix.
+
+        Parameters
+        ----------
+        rows, cols : ndarray of int
+            Variables, 0 .. 2n - 1.
+
+        Returns
+        -------
+        ndarray of shape (len(rows), len(cols))
+
+        References
+        ----------
+        Book chapter *Scaling up*.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import DoubledGram
+        >>> DoubledGram(np.eye(2)).block(np.array([0, 3]), np.array([1]))
+        array([[0.],
+               [1.]])
+        """
+        rows, cols = np.asarray(rows), np.asarray(cols)
+        return self.inner.block(rows % self.m, cols % self.m)
+
+    def products(self, rows, cols, coef):
+        """[rows][:, cols] @ coef, one inner column per point of ``cols``.
+
+        Parameters
+        ----------
+        rows, cols : ndarray of int
+            Variables, 0 .. 2n - 1.
+        coef : ndarray of shape (len(cols),)
+            The weight of each column.
+
+        Returns
+        -------
+        ndarray of shape (len(rows),), float64
+
+        References
+        ----------
+        Chang & Lin (2011), section 5.2 (gradient reconstruction).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import DoubledGram
+        >>> gram = DoubledGram(np.array([[2.0, 1.0], [1.0, 3.0]]))
+        >>> gram.products(np.array([0, 3]), np.array([0, 2]), np.ones(2))
+        array([4., 2.])
+        """
+        rows, cols = np.asarray(rows), np.asarray(cols)
+        points, where = np.unique(cols % self.m, return_inverse=True)
+        combined = np.bincount(
+            where, weights=np.asarray(coef, np.float64), minlength=points.size
+        )
+        return self.inner.products(rows % self.m, points, combined)
 
 
 def as_gram(K):

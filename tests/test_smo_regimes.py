@@ -162,7 +162,7 @@ def test_a_stalled_run_stops_early_and_says_why(monkeypatch):
     X, y01 = load_breast_cancer(return_X_y=True)
     X, y = X[:120], _labels(y01[:120])
     K = polynomial_kernel(X, degree=3, gamma=1.0, coef0=0.0)
-    # a shorter patience than the default 10^5 steps, for the test's time
+    # a shorter patience than the default 10^6 steps, for the test's time
     monkeypatch.setattr(_Progress, "MIN_PATIENCE", 2000)
     monkeypatch.setattr(_Progress, "STEPS_PER_POINT", 10)
     patience = _Progress(len(y)).patience

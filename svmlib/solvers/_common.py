@@ -45,6 +45,10 @@ class SolverResult:
         floating point) or ``"stalled"`` (the maximal violation stopped
         falling: see :mod:`svmlib.solvers.smo`); None for solvers that do
         not report it.
+    r : float or None
+        With two equality constraints (``smo(per_class=True)``, LIBSVM's
+        ``Solver_NU``): r = (r_1 + r_2) / 2 of its ``calculate_rho``, by
+        which nu-SVC rescales its solution; None otherwise.
     """
 
     alpha: np.ndarray
@@ -55,6 +59,7 @@ class SolverResult:
     kkt_violation: float
     history: dict = field(default=None, repr=False)
     status: str = None
+    r: float = None
 
 
 #: The values of :attr:`SolverResult.status`, with the sentence that a

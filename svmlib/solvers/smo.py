@@ -50,12 +50,11 @@ from sklearn.utils import check_random_state
 
 from .._validation import check_C, check_labels, check_max_iter, check_tol
 from ..duality import (
-    dual_objective_from_errors,
     index_sets,
     intercept_from_errors,
     max_violation,
 )
-from ..gram import as_gram, column_blas_threads
+from ..gram import as_gram, check_symmetric, column_blas_threads
 from ._common import SolverResult, warn_not_converged
 
 __all__ = ["smo", "two_variable_step", "step_bounds"]
@@ -72,6 +71,9 @@ def smo(
     y,
     C,
     *,
+    p=None,
+    alpha_init=None,
+    per_class=False,
     tol=1e-3,
     max_iter=None,
     selection="wss2",
@@ -80,6 +82,19 @@ def smo(
     record_history=False,
 ):
     """Solve the SVM dual with sequential minimal optimization.
+
+    By default the C-SVC dual of the module docstring. With ``p``,
+    ``alpha_init`` and ``per_class`` any problem of LIBSVM's general form
+    (Chang & Lin 2011, section 6)
+
+        min_a 1/2 a^T Q a + p^T a,  Q_ij = y_i y_j K_ij,
+        y^T a = Delta,  0 <= a_i <= C_i,
+
+    with Delta = y^T ``alpha_init``: nu-SVC, the one-class SVM,
+    epsilon-SVR and nu-SVR (:mod:`svmlib.formulations` builds each). The
+    C-SVC dual is p = -1, alpha_init = 0. The error cache generalises to
+    E_k = y_k G_k, G = Q a + p the gradient (LIBSVM's ``G``), so
+    everything below reads the same for every problem.
 
     Parameters
     ----------
@@ -95,6 +110,19 @@ def smo(
         ``get_C(i)``, C_i = C * weight_i). A point with C_i = 0 keeps
         alpha_i = 0 and drops out of the problem, the result LIBSVM
         reaches by removing zero-weight points before solving.
+    p : array-like of shape (n,), optional
+        The linear term of the general form; default -1 for every point
+        (C-SVC).
+    alpha_init : array-like of shape (n,), optional
+        A feasible starting point, 0 <= alpha_init_i <= C_i (default
+        zeros); the equality constraint keeps y^T alpha_init, and with
+        ``per_class`` also the sum of each class's multipliers.
+    per_class : bool, default=False
+        Keep the sum of the multipliers of each class fixed as well
+        (LIBSVM's ``Solver_NU``, for nu-SVC and nu-SVR): pairs are chosen
+        within one class, the stopping test is the larger of the two
+        classes' violations, and the result's ``b`` and ``r`` are Solver_NU's
+        -rho = -(r_1 - r_2) / 2 and r = (r_1 + r_2) / 2.
     tol : float, default=1e-3
         Stop when the maximal KKT violation m(alpha) - M(alpha) is <= tol
         (LIBSVM's ``eps``).
@@ -103,7 +131,8 @@ def smo(
         LIBSVM.
     selection : {"wss2", "platt"}, default="wss2"
         How the pair is chosen: LIBSVM's second-order working-set selection,
-        or Platt's heuristic hierarchy.
+        or Platt's heuristic hierarchy (C-SVC only: default ``p``,
+        ``alpha_init`` and ``per_class``).
     shrinking : bool, default=True
         Set aside the points that cannot be part of a violating pair
         (LIBSVM's shrinking; ``"wss2"`` only: Platt's loops restrict
@@ -119,18 +148,22 @@ def smo(
     Returns
     -------
     SolverResult
-        ``alpha`` (n,), ``b``, ``n_iter``, ``converged``, ``dual_objective``,
-        ``kkt_violation`` and, when asked, ``history``.
+        ``alpha`` (n,), ``b`` (-rho: the decision value is
+        sum_i alpha_i y_i K(x_i, x) + b), ``n_iter``, ``converged``,
+        ``status``, ``dual_objective`` (W = -(1/2 a^T Q a + p^T a)),
+        ``kkt_violation``, ``r`` (with ``per_class``) and, when asked,
+        ``history``.
 
     Raises
     ------
     ValueError
         If K is not square, not symmetric or not finite, y is not of
-        length n with values in {-1, +1} and both classes, C is not a
-        positive number or a valid per-point array (see
-        ``svmlib._validation.check_C``), tol <= 0, max_iter is neither -1
-        nor >= 1, ``selection`` is unknown, or the hard-margin dual is
-        unbounded.
+        length n with values in {-1, +1} (and both classes, for C-SVC), C
+        is not a positive number or a valid per-point array (see
+        ``svmlib._validation.check_C``), ``p`` is not a finite array of
+        shape (n,), ``alpha_init`` is not in the box, tol <= 0, max_iter is
+        neither -1 nor >= 1, ``selection`` is unknown or "platt" for a
+        general problem, or the hard-margin dual is unbounded.
 
     Warns
     -----
@@ -161,18 +194,26 @@ def smo(
     [0.2, 0.2]
     """
     if not hasattr(K, "column"):  # an array, not a Gram object
-        _check_symmetric(K)
+        check_symmetric(K)
     gram = as_gram(K)
-    y = check_labels(y, gram.n)
+    general = p is not None or alpha_init is not None or per_class
+    y = check_labels(y, gram.n, both_classes=not general)
     C = check_C(C, y)
+    p = _check_linear_term(p, y)
+    alpha = _check_start(alpha_init, np.broadcast_to(C, y.shape))
     tol = check_tol(tol)
     max_iter = check_max_iter(max_iter, gram.n)
     if selection not in SELECTIONS:
         raise ValueError(
             f"selection must be one of {SELECTIONS}, got {selection!r}."
         )
+    if selection == "platt" and general:
+        raise ValueError(
+            'selection="platt" solves the C-SVC dual only (default p, '
+            'alpha_init and per_class); use "wss2".'
+        )
 
-    state = _SMOState(gram, y, C, record_history)
+    state = _SMOState(gram, y, C, record_history, p, alpha, per_class)
     with column_blas_threads():
         if selection == "wss2":
             shrinking = (
@@ -195,33 +236,37 @@ def smo(
     return result
 
 
-def _check_symmetric(K, rows=512):
-    """Raise if the array K is not symmetric (to 1e-6 of its largest value).
+def _check_linear_term(p, y):
+    """Return p as float64 of shape (n,); None gives -1 (C-SVC)."""
+    if p is None:
+        return np.full(y.shape, -1.0)
+    p = np.asarray(p, dtype=np.float64)
+    if p.shape != y.shape or not np.all(np.isfinite(p)):
+        raise ValueError(
+            f"p must be a finite array of shape {y.shape} (one linear term "
+            f"per variable), got shape {p.shape}"
+            f"{'' if p.shape != y.shape else ' with NaN or infinity'}."
+        )
+    return p
 
-    SMO reads K by columns and uses K_ij for K_ji: a non-symmetric matrix
-    would be solved as some other problem without a word. Checked a block
-    of rows at a time (no n x n temporary).
-    """
-    K = np.asarray(K)
-    if K.ndim != 2 or K.shape[0] != K.shape[1]:
-        return  # DenseGram says what is wrong with the shape
-    with np.errstate(invalid="ignore"):
-        largest = float(np.max(np.abs(K))) if K.size else 0.0
-        # a BLAS product X X^T is symmetric only to its rounding: float32
-        # Gaussian Gram matrices of MNIST differ by one unit, 1.2e-7, also
-        # once converted to float64; a matrix that is not a Gram matrix at
-        # all (K(X, Z) for the wrong Z) differs by far more
-        tolerance = 1e-6 * largest
-        for start in range(0, K.shape[0], rows):
-            block = K[start : start + rows]
-            difference = np.abs(block - K[:, start : start + rows].T)
-            if np.max(difference, initial=0.0) > tolerance:
-                raise ValueError(
-                    "The Gram matrix K must be symmetric (K_ij = K_ji): "
-                    f"rows {start} to {start + block.shape[0] - 1} differ "
-                    "from the matching columns by up to "
-                    f"{float(np.max(difference)):.3g}."
-                )
+
+def _check_start(alpha_init, C):
+    """Return a feasible starting alpha (a float64 copy); None: zeros."""
+    if alpha_init is None:
+        return np.zeros(C.shape)
+    alpha = np.array(alpha_init, dtype=np.float64)
+    if alpha.shape != C.shape:
+        raise ValueError(
+            f"alpha_init must have shape {C.shape}, got {alpha.shape}."
+        )
+    outside = ~((alpha >= 0) & (alpha <= C))
+    if outside.any():
+        k = int(np.flatnonzero(outside)[0])
+        raise ValueError(
+            "alpha_init must lie in the box 0 <= alpha_i <= C_i; "
+            f"alpha_init[{k}] = {alpha[k]!r} with C_{k} = {C[k]!r}."
+        )
+    return alpha
 
 
 # ---------------------------------------------------------------------------
@@ -284,7 +329,8 @@ def _step_maximal_pair(state, i, K_i):
     Returns whether it moved.
     """
     rows = state.rows
-    low_errors = np.where(state.low[rows], state.E[rows], -np.inf)
+    low = state.low[rows] & state.same_group(i)[rows]
+    low_errors = np.where(low, state.E[rows], -np.inf)
     j = state.point(int(np.argmax(low_errors)))
     return state.step(i, j, K_i)
 
@@ -302,9 +348,12 @@ class _Progress:
     """
 
     #: Steps without a new smallest violation, per training point, and at
-    #: least :attr:`MIN_PATIENCE`.
+    #: least :attr:`MIN_PATIENCE`. 10^5 was too few: epsilon-SVR on 300
+    #: diabetes points (C = 1000, gamma = 2, tol = 1e-9) sits on a plateau
+    #: of more than 10^5 steps near a violation of 1.4e-7, and LIBSVM
+    #: converges there after 437,833 steps.
     STEPS_PER_POINT = 100
-    MIN_PATIENCE = 100_000
+    MIN_PATIENCE = 1_000_000
 
     def __init__(self, n):
         self.patience = max(self.STEPS_PER_POINT * n, self.MIN_PATIENCE)
@@ -328,28 +377,47 @@ def _select_wss2(state, tol):
     """LIBSVM's second-order working-set selection (Fan, Chen & Lin 2005).
 
     Returns ``(i, j, K_i, violation)``; i is None when the maximal violation
-    is at most ``tol``.
+    is at most ``tol``. With ``per_class`` (LIBSVM's
+    ``Solver_NU::select_working_set``) each class has its own maximal
+    violator i, j is chosen within the class of its i, and the violation
+    is the larger of the two classes'.
     """
     rows = state.rows  # the active points (all: a slice)
     E, up, low = state.E[rows], state.up[rows], state.low[rows]
-    # i: the point of I_up with the smallest error (the maximal violator)
-    p = int(np.argmin(np.where(up, E, np.inf)))
-    q = int(np.argmax(np.where(low, E, -np.inf)))
-    violation = float(E[q] - E[p])
-    if not up[p] or violation <= tol:
+    violation, pairs = 0.0, []
+    for group in state.groups:
+        in_up = up if group is None else up & group[rows]
+        in_low = low if group is None else low & group[rows]
+        # i: the point of I_up with the smallest error (the maximal
+        # violator); its partner of largest violation: the largest error
+        # in I_low
+        p = int(np.argmin(np.where(in_up, E, np.inf)))
+        q = int(np.argmax(np.where(in_low, E, -np.inf)))
+        if in_up[p] and in_low[q]:
+            pairs.append((float(E[q] - E[p]), p, q, in_low))
+    if not pairs:
         return None, None, None, violation
-    i, j = state.point(p), state.point(q)
-    if violation <= state.rounding_floor(i, j, violation):
+    violation, p, q, _ = max(pairs, key=lambda pair: pair[0])
+    if violation <= tol:
         return None, None, None, violation
-    # j: over t in I_low with E_t > E_i, maximise the second-order gain
-    # (E_t - E_i)^2 / eta_it of the step on (i, t).
-    i = state.point(p)
-    K_i = state.gram.column(i)
-    gap = E - E[p]
-    eta = state.diagonal[rows] + state.diagonal[i] - 2.0 * K_i
-    np.maximum(eta, TAU, out=eta)
-    gain = np.where(low & (gap > 0), gap * gap / eta, -np.inf)
-    j = state.point(int(np.argmax(gain)))
+    if violation <= state.rounding_floor(
+        state.point(p), state.point(q), violation
+    ):
+        return None, None, None, violation
+    # j: over t in I_low (of i's class) with E_t > E_i, maximise the
+    # second-order gain (E_t - E_i)^2 / eta_it of the step on (i, t).
+    best = None
+    for _, p, _, in_low in pairs:
+        i = state.point(p)
+        K_i = state.gram.column(i)
+        gap = E - E[p]
+        eta = state.diagonal[rows] + state.diagonal[i] - 2.0 * K_i
+        np.maximum(eta, TAU, out=eta)
+        gain = np.where(in_low & (gap > 0), gap * gap / eta, -np.inf)
+        t = int(np.argmax(gain))
+        if best is None or gain[t] > best[0]:
+            best = (gain[t], i, state.point(t), K_i)
+    _, i, j, K_i = best
     return i, j, K_i, violation
 
 
@@ -464,18 +532,27 @@ class _SMOState:
     """alpha, the error cache E and the index sets, updated pair by pair.
 
     ``C`` is stored per point, shape (n,), also when one C was given.
+    E_k = y_k G_k, with G = Q alpha + p the gradient of the general form
+    (for C-SVC, E_k = f(x_k) - b - y_k). ``groups`` lists the sets of
+    points whose sum of y_k alpha_k the steps keep: all points (None), or
+    each class (``per_class``).
     """
 
-    def __init__(self, gram, y, C, record_history):
+    def __init__(
+        self, gram, y, C, record_history, p=None, alpha=None, per_class=False
+    ):
         self.gram = gram
         self.y = y
         self.C = np.broadcast_to(np.asarray(C, dtype=np.float64), y.shape)
+        self.p = -np.ones_like(y) if p is None else p
         self.diagonal = gram.diagonal()
         # |K_ij| <= sqrt(K_ii K_jj) for a positive semidefinite kernel
         # (|tanh| <= 1 for the sigmoid one): see rounding_floor
         self.root_diagonal = np.sqrt(np.maximum(self.diagonal, 1.0))
-        self.alpha = np.zeros_like(y)
-        self.E = -y.copy()  # alpha = 0, so f(x) - b = 0 and E = -y
+        self.alpha = np.zeros_like(y) if alpha is None else alpha
+        self.E = self._errors()
+        self.per_class = per_class
+        self.groups = [y > 0, y < 0] if per_class else [None]
         self.up, self.low = index_sets(self.alpha, y, self.C)
         self.active = None  # indices of the active points; None: all
         self._position = None  # position of each point in ``active``
@@ -486,6 +563,22 @@ class _SMOState:
             if record_history
             else None
         )
+
+    def _errors(self):
+        """E_k = y_k p_k + sum_l alpha_l y_l K_lk for the starting alpha."""
+        E = self.y * self.p  # alpha = 0: for C-SVC, E = -y
+        support = np.flatnonzero(self.alpha > 0)
+        if support.size:
+            coef = self.alpha[support] * self.y[support]
+            E += self.gram.products(np.arange(self.gram.n), support, coef)
+        return E
+
+    def same_group(self, k):
+        """Return the mask of the points that k can be paired with."""
+        for group in self.groups:
+            if group is None or group[k]:
+                return np.ones(self.gram.n, bool) if group is None else group
+        raise AssertionError("every point is in a group")
 
     @property
     def rows(self):
@@ -521,28 +614,44 @@ class _SMOState:
         points are made active again first (LIBSVM's ``unshrink``).
         """
         rows = self.rows
-        E, up, low = self.E[rows], self.up[rows], self.low[rows]
-        smallest_up = E[up].min() if up.any() else np.inf
-        largest_low = E[low].max() if low.any() else -np.inf
-        if not unshrunk and largest_low - smallest_up <= 10 * tol:
+        bounds = self._group_bounds(rows)
+        if (
+            not unshrunk
+            and max(largest - smallest for _, smallest, largest in bounds)
+            <= 10 * tol
+        ):
             self.unshrink()
             unshrunk, rows = True, self.rows
-            E, up, low = self.E, self.up, self.low
-        stuck = (
-            (up & ~low & (E > largest_low))
-            | (low & ~up & (E < smallest_up))
-            | (~up & ~low)
-        )
+            bounds = self._group_bounds(rows)
+        E, up, low = self.E[rows], self.up[rows], self.low[rows]
+        stuck = ~up & ~low
+        for in_group, smallest_up, largest_low in bounds:
+            stuck |= in_group & (
+                (up & ~low & (E > largest_low))
+                | (low & ~up & (E < smallest_up))
+            )
         if np.count_nonzero(~stuck) >= 2:  # a pair must remain
             self.set_active(np.arange(self.gram.n)[rows][~stuck])
         return unshrunk
 
+    def _group_bounds(self, rows):
+        """(members, min E over I_up, max E over I_low) of each group."""
+        E, up, low = self.E[rows], self.up[rows], self.low[rows]
+        bounds = []
+        for group in self.groups:
+            in_group = np.ones(E.shape, bool) if group is None else group[rows]
+            in_up, in_low = up & in_group, low & in_group
+            smallest_up = E[in_up].min() if in_up.any() else np.inf
+            largest_low = E[in_low].max() if in_low.any() else -np.inf
+            bounds.append((in_group, smallest_up, largest_low))
+        return bounds
+
     def unshrink(self):
         """Reconstruct the errors of the points set aside; all active.
 
-        E_t = sum_s alpha_s y_s K_st - y_t over the support vectors s
-        (LIBSVM's ``reconstruct_gradient``), one product with a block of
-        kernel values.
+        E_t = sum_s alpha_s y_s K_st + y_t p_t over the support vectors s
+        (LIBSVM's ``reconstruct_gradient``; for C-SVC, p_t = -1), one
+        product with a block of kernel values.
         """
         if self.active is None:
             return
@@ -551,15 +660,21 @@ class _SMOState:
         self.set_active(None)
         coef = self.alpha[support] * self.y[support]
         f = self.gram.products(inactive, support, coef)  # f(x_t) - b
-        self.E[inactive] = f - self.y[inactive]
+        self.E[inactive] = f + self.y[inactive] * self.p[inactive]
 
     def met(self, violation, tol):
         """Whether the maximal violation is at most tol or rounding noise."""
         if violation <= tol:
             return True
-        up_errors = np.where(self.up, self.E, np.inf)
-        low_errors = np.where(self.low, self.E, -np.inf)
-        i, j = int(np.argmin(up_errors)), int(np.argmax(low_errors))
+        pairs = []
+        for group in self.groups:
+            up = self.up if group is None else self.up & group
+            low = self.low if group is None else self.low & group
+            if up.any() and low.any():
+                i = int(np.argmin(np.where(up, self.E, np.inf)))
+                j = int(np.argmax(np.where(low, self.E, -np.inf)))
+                pairs.append((self.E[j] - self.E[i], i, j))
+        _, i, j = max(pairs)
         return violation <= self.rounding_floor(i, j, violation)
 
     def rounding_floor(self, i, j, violation):
@@ -589,13 +704,20 @@ class _SMOState:
 
     def violation(self):
         """Return the maximal KKT violation m(alpha) - M(alpha) now."""
-        return max_violation(self.alpha, self.y, self.C, self.E)
+        if not self.per_class:
+            return max_violation(self.alpha, self.y, self.C, self.E)
+        return max(
+            max_violation(self.alpha[g], self.y[g], self.C[g], self.E[g])
+            for g in self.groups
+        )
+
+    def objective(self):
+        """W = -(1/2 a^T Q a + p^T a) = -1/2 sum_k a_k (y_k E_k + p_k)."""
+        return -0.5 * float(self.alpha @ (self.y * self.E + self.p))
 
     def record(self, violation):
         if self.history is not None:
-            self.history["dual_objective"].append(
-                dual_objective_from_errors(self.alpha, self.y, self.E)
-            )
+            self.history["dual_objective"].append(self.objective())
             self.history["kkt_violation"].append(violation)
 
     def step(self, i, j, K_i=None):
@@ -633,18 +755,37 @@ class _SMOState:
             history = {
                 key: np.asarray(values) for key, values in self.history.items()
             }
+        b, r = self.intercept()
         return SolverResult(
             alpha=self.alpha,
-            b=intercept_from_errors(self.alpha, self.y, self.C, self.E),
+            b=b,
             n_iter=self.n_iter,
             converged=self.met(violation, tol),
-            dual_objective=dual_objective_from_errors(
-                self.alpha, self.y, self.E
-            ),
+            dual_objective=self.objective(),
             kkt_violation=violation,
             history=history,
             status=self.final_status(violation, tol),
+            r=r,
         )
+
+    def intercept(self):
+        """Return b = -rho and Solver_NU's r (None with one constraint).
+
+        LIBSVM's ``calculate_rho`` (:func:`intercept_from_errors`) over all
+        points; with ``per_class``, ``Solver_NU::calculate_rho``: r_1 and
+        r_2 from each class alone (r_1 = -b_+, r_2 = b_-), rho =
+        (r_1 - r_2) / 2 and r = (r_1 + r_2) / 2.
+        """
+        if not self.per_class:
+            b = intercept_from_errors(self.alpha, self.y, self.C, self.E)
+            return b, None
+        b_plus, b_minus = (
+            intercept_from_errors(
+                self.alpha[g], self.y[g], self.C[g], self.E[g]
+            )
+            for g in self.groups
+        )
+        return 0.5 * (b_plus + b_minus), 0.5 * (b_minus - b_plus)
 
     def final_status(self, violation, tol):
         """Why the solver stopped, for :attr:`SolverResult.status`."""
