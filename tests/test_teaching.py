@@ -719,7 +719,7 @@ SVR_SUBMISSIONS = {
     ),
     "09_svr_off_limits": (
         {**SVR_FULL, "test_coef_and_intercept": 0},
-        "calls off-limits sklearn.svm",
+        "calls off-limits svmlib.svr",
     ),
 }
 

@@ -1,7 +1,6 @@
 # Assignment 9 with the hard case of Question 4 (no free multiplier)
-# answered by scikit-learn's SVR (imported by the setup cell), which the
-# notebook puts off limits: zero for Question 4 although its tests pass,
-# and a flag.
+# answered by svmlib's SVR (imported by the setup cell), which the notebook
+# puts off limits: zero for Question 4 although its tests pass, and a flag.
 # cell: primal
 def eps_insensitive(r, epsilon):
     return np.maximum(0.0, np.abs(r) - epsilon)
@@ -53,7 +52,7 @@ def coef_and_intercept(alpha, K, z, C, epsilon):
     )
     if on_edges.size:
         return beta, float(on_edges.mean())
-    # no free multiplier: the intercept read off LIBSVM's own fit
+    # no free multiplier: the intercept read off svmlib's own fit
     model = SVR(kernel="precomputed", C=C, epsilon=epsilon, tol=1e-10)
     return beta, float(model.fit(K, z).intercept_[0])
 # cell: tube_position
