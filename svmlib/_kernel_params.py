@@ -418,7 +418,10 @@ class KernelMachine(BaseEstimator):
         self._gamma = resolve_gamma(self.kernel, self.gamma, X_train)
         gram = self._training_gram(X_train, kept)
         y_kept = None if y is None else y[kept]
-        solution = self._solve(gram, y_kept, weight[kept])
+        with warnings.catch_warnings():
+            # one warning for the fit, worded from the status (see fit)
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            solution = self._solve(gram, y_kept, weight[kept])
         self._store_model(X, kept, solution)
         self.shape_fit_ = X.shape if hasattr(X, "shape") else (n,)
         if self.verbose:

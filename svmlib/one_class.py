@@ -30,6 +30,7 @@ from ._kernel_params import (
     SOLVER_PARAMETER_CONSTRAINTS,
     KernelMachine,
 )
+from .formulations import one_class
 from .multiclass import _fresh_fit
 
 __all__ = ["OneClassSVM"]
@@ -43,8 +44,8 @@ class OneClassSVM(OutlierMixin, KernelMachine):
     sum_i alpha_i K(x_i, x) + ``intercept_`` (positive for inliers),
     ``score_samples`` is sum_i alpha_i K(x_i, x) = f(x) + ``offset_``, and
     ``predict`` is +1 where f(x) > 0, else -1. The multipliers are
-    LIBSVM's: 0 <= alpha_i <= sample_weight_i, sum_i alpha_i = nu sum_i
-    sample_weight_i.
+    LIBSVM's: 0 <= alpha_i <= sample_weight_i (1 without weights), and
+    sum_i alpha_i = nu n without weights.
 
     Parameters
     ----------
@@ -244,8 +245,6 @@ n_features)
         return self
 
     def _solve(self, gram, y, weight):
-        from .formulations import one_class
-
         return one_class(
             gram,
             self.nu,

@@ -24,6 +24,7 @@ from ._kernel_params import (
     SOLVER_PARAMETER_CONSTRAINTS,
     KernelMachine,
 )
+from .formulations import epsilon_svr, nu_svr
 from .multiclass import _fresh_fit
 
 __all__ = ["NuSVR", "SVR"]
@@ -62,10 +63,10 @@ n_features)
         ValueError
             Before anything is fitted: a parameter of the wrong type or out
             of range (``sklearn.utils._param_validation``
-            .InvalidParameterError). Then NaN or infinity in X or y, X and y
-            of different lengths, a non-square precomputed Gram matrix,
-            sample weights of the wrong shape or all <= 0. A failed fit
-            leaves the estimator unfitted.
+            .InvalidParameterError). Then y None, NaN or infinity in X or
+            y, X and y of different lengths, a non-square precomputed Gram
+            matrix, sample weights of the wrong shape or all <= 0. A failed
+            fit leaves the estimator unfitted.
         TypeError
             A sparse matrix with ``kernel="precomputed"``.
 
@@ -91,6 +92,11 @@ n_features)
         array([[1.9]])
         """
         with _fresh_fit(self):
+            if y is None:
+                raise ValueError(
+                    f"This {type(self).__name__} estimator requires y to be "
+                    "passed, but the target y is None."
+                )
             X, y = self._validate_training_data(X, y)
             solution = self._fit_machine(X, y, sample_weight)
         self._warn_if_not_converged(solution)
@@ -278,9 +284,12 @@ callable, default="rbf"
         self.max_iter = max_iter
 
     def _solve(self, gram, y, weight):
-        from .formulations import epsilon_svr
-
-        C = self.C * weight
+        # one C for all when the weights are equal (C = inf is allowed then)
+        C = (
+            self.C * weight[0]
+            if np.all(weight == weight[0])
+            else self.C * weight
+        )
         return epsilon_svr(
             gram,
             y,
@@ -425,14 +434,6 @@ callable, default="rbf"
         self.max_iter = max_iter
 
     def _solve(self, gram, y, weight):
-        from .formulations import nu_svr
-
-        if not np.isfinite(self.C):
-            raise ValueError(
-                "NuSVR needs a finite C: its dual starts from alpha_i = "
-                "min(C_i, C nu n / 2), which an infinite C makes infinite "
-                f"(got C={self.C!r})."
-            )
         solution = nu_svr(
             gram,
             y,
