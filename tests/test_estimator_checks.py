@@ -17,6 +17,8 @@ from svmlib.kernels import ExponentialRandomFeatures
 from svmlib.linear_svr import LinearSVR
 from svmlib.mixture import BernoulliMixtureEM, GaussianMixtureEM
 from svmlib.multiclass import OneVsRest
+from svmlib.one_class import OneClassSVM
+from svmlib.svr import SVR, NuSVR
 
 _WEIGHTS_ARE_REPETITION_TO_TOL = (
     "sample weights are repetitions only up to the solver's tolerance tol, "
@@ -65,6 +67,19 @@ EXPECTED_FAILURES = {
             _WEIGHTS_ARE_REPETITION_TO_TOL.replace("SVC", "LinearSVR")
         ),
     },
+    # scikit-learn lists the same two for its SVR, NuSVR and OneClassSVM
+    **{
+        estimator: {
+            f"check_sample_weight_equivalence_on_{kind}_data": (
+                "sample weights are repetitions only up to the solver's "
+                "tolerance tol, and the check asks for rtol=1e-7 "
+                f"(scikit-learn's {estimator.__name__} fails it too; "
+                "tests/test_svr.py checks SVR's at tol=1e-8)"
+            )
+            for kind in ("dense", "sparse")
+        }
+        for estimator in (SVR, NuSVR, OneClassSVM)
+    },
     # coin tosses only: the checks fit continuous data (see test_mixture.py)
     BernoulliMixtureEM: BERNOULLI_EXPECTED_FAILURES,
 }
@@ -109,6 +124,10 @@ def _expected_failures(estimator):
         SVC(probability=True, random_state=0),
         OneVsRest(SVC()),
         NuSVC(),
+        SVR(),
+        SVR(kernel="precomputed"),
+        NuSVR(),
+        OneClassSVM(),
         LinearSVC(C=0.01, max_iter=100_000, random_state=0),
         LinearSVC(loss="hinge", C=0.01, max_iter=100_000, random_state=0),
         LinearSVR(max_iter=100_000, random_state=0),

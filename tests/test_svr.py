@@ -216,6 +216,19 @@ def test_dropped_points_are_as_if_absent(Estimator):
     )
 
 
+def test_svr_integer_weights_are_repetitions():
+    """C_i = C w_i is the same problem as w_i copies of point i."""
+    X, y = _friedman()
+    X, y = X[:120], y[:120]
+    weight = np.random.default_rng(3).integers(0, 4, size=len(y))
+    weighted = SVR(C=2.0, gamma=0.1, tol=TOL).fit(X, y, sample_weight=weight)
+    repeated = SVR(C=2.0, gamma=0.1, tol=TOL).fit(
+        np.repeat(X, weight, axis=0), np.repeat(y, weight)
+    )
+    assert_allclose(weighted.predict(X), repeated.predict(X), atol=1e-6)
+    assert_allclose(weighted.dual_objective_, repeated.dual_objective_)
+
+
 def test_svr_uniform_weight_is_C():
     X, y = _diabetes()
     weighted = SVR(C=100.0, tol=TOL).fit(X, y, sample_weight=np.full(442, 0.1))
