@@ -33,9 +33,10 @@ class LinearSVR(RegressorMixin, LinearModel):
     (``intercept_scaling``), so it is regularised as in LIBLINEAR. The dual
     is solved by coordinate descent (Ho & Lin 2012; see
     :func:`svmlib.solvers.dual_cd_svr.dual_cd_svr`); with ``dual=False``
-    (squared loss only, as in LIBLINEAR) the primal is solved by a Newton
-    method with conjugate-gradient steps in a trust region (scipy's
-    ``trust-ncg``, LIBLINEAR's ``-s 11`` uses the same kind of method).
+    (squared loss only, as in LIBLINEAR) the primal is solved by a
+    truncated Newton method, conjugate-gradient steps in a trust region
+    (scipy's ``trust-ncg``; LIBLINEAR's ``-s 11`` is a truncated Newton
+    method too, with its own globalisation).
 
     Parameters
     ----------
@@ -162,8 +163,10 @@ n_features)
             LIBLINEAR: that primal is not differentiable),
             the data are invalid, ``sample_weight`` is not finite, of the
             wrong shape or has no positive weight, or the features are so
-            large that their squared norms overflow. A fit that fails
-            leaves the estimator as it was before ``fit``: unfitted.
+            large that their squared norms overflow. Errors in the
+            parameters are raised before ``fit`` changes anything; a fit
+            that fails later leaves the estimator unfitted, never half a
+            model (a model of an earlier fit is removed on entry).
 
         Warns
         -----
