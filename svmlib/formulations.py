@@ -145,7 +145,9 @@ def nu_svc(K, y, nu, weight=None, **solver_options):
     (LIBSVM's scaling, C_i = weight_i): p = 0 and two equality constraints,
     so each class keeps its own sum, nu l / 2 (``smo(per_class=True)``).
     LIBSVM starts from a_i = 1 for the first points of each class until
-    each class's sum is nu l / 2. The solution is the C-SVC solution for
+    each class's sum is nu l / 2. With weights, l is their sum
+    (sum_i a_i = nu sum_i weight_i, as scikit-learn's LIBSVM: a weight
+    counts as repetitions of the point). The solution is the C-SVC solution for
     C = 1 / r (r from the solver): LIBSVM divides alpha y and rho by r, and
     so does this function; ``dual_objective`` is divided by r^2.
 
@@ -195,13 +197,14 @@ def nu_svc(K, y, nu, weight=None, **solver_options):
     nu = _check_nu(nu)
     upper = _per_point(weight, y.shape[0])
     alpha = np.zeros(y.shape)
+    total = nu * upper.sum() / 2  # nu l / 2 without weights
     for label in (1.0, -1.0):
         members = np.flatnonzero(y == label)
-        total = nu * y.shape[0] / 2
         if total > upper[members].sum() * (1 + 1e-12):
             raise ValueError(
                 f"specified nu is infeasible: nu = {nu:g} needs "
-                f"sum alpha = nu n / 2 = {total:g} in class {label:+g}, "
+                f"a sum of alpha of nu n / 2 = {total:g} (n: the sum of the "
+                f"weights) in class {label:+g}, "
                 f"whose {members.size} point(s) allow at most "
                 f"{upper[members].sum():g} (nu <= 2 min(n_+, n_-) / n "
                 "without weights)."
@@ -239,7 +242,8 @@ def one_class(K, nu, weight=None, **solver_options):
         min_a 1/2 a^T K a,  sum_i a_i = nu l,  0 <= a_i <= 1,
 
     y = +1 for every point and p = 0; LIBSVM starts from a_i = 1 for the
-    first floor(nu l) points and the remainder on the next. The decision
+    first floor(nu l) points and the remainder on the next. With weights
+    (C_i = weight_i), l is their sum, as in scikit-learn's LIBSVM. The decision
     function is f(x) = sum_i a_i K(x_i, x) - rho: positive inside the
     estimated support, negative for outliers.
 
@@ -262,7 +266,7 @@ def one_class(K, nu, weight=None, **solver_options):
     Raises
     ------
     ValueError
-        If nu is not in (0, 1], or nu l exceeds the sum of the weights.
+        If nu is not in (0, 1], or the weights are invalid.
 
     References
     ----------
@@ -287,12 +291,7 @@ def one_class(K, nu, weight=None, **solver_options):
     gram = as_gram(_symmetric(K))
     nu = _check_nu(nu)
     upper = _per_point(weight, gram.n)
-    total = nu * gram.n
-    if total > upper.sum() * (1 + 1e-12):
-        raise ValueError(
-            f"specified nu is infeasible: nu n = {total:g} exceeds the sum "
-            f"of the weights, {upper.sum():g}."
-        )
+    total = nu * upper.sum()  # nu l without weights
     y = np.ones(gram.n)
     result = smo(
         gram,
@@ -396,7 +395,8 @@ def nu_svr(K, z, C, nu, weight=None, **solver_options):
         tube, and a lower bound on the fraction of support vectors.
     weight : array-like of shape (n,), optional
         Per-point weights: C_i = C weight_i, shared by alpha_i and
-        alpha_i^* (the sums stay C nu l / 2, as in scikit-learn's LIBSVM).
+        alpha_i^*; the sums are then nu sum_i C_i / 2, as in scikit-learn's
+        LIBSVM (a weight counts as repetitions of the point).
     **solver_options
         Passed to :func:`svmlib.solvers.smo`.
 
@@ -408,8 +408,7 @@ def nu_svr(K, z, C, nu, weight=None, **solver_options):
     ------
     ValueError
         If z is not finite of shape (n,), C is not positive, nu is not in
-        (0, 1], the weights cannot hold C nu l / 2, or from
-        :func:`svmlib.solvers.smo`.
+        (0, 1], or from :func:`svmlib.solvers.smo`.
 
     References
     ----------
@@ -435,12 +434,7 @@ def nu_svr(K, z, C, nu, weight=None, **solver_options):
     nu = _check_nu(nu)
     C = check_positive(C, "C")
     upper = C * _per_point(weight, gram.m)
-    total = C * nu * gram.m / 2
-    if total > upper.sum() * (1 + 1e-12):
-        raise ValueError(
-            f"specified nu is infeasible: C nu n / 2 = {total:g} exceeds "
-            f"the sum of the bounds C weight_i, {upper.sum():g}."
-        )
+    total = nu * upper.sum() / 2  # C nu l / 2 without weights
     half = _greedy_fill(total, upper)
     y = np.concatenate([np.ones(gram.m), -np.ones(gram.m)])
     result = smo(
