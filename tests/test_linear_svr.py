@@ -387,3 +387,17 @@ def test_failed_fit_leaves_no_half_model(diabetes):
     with pytest.raises(ValueError, match="X contains NaN|NaN"):
         model.fit(np.full_like(X, np.nan), y)
     assert not hasattr(model, "coef_") and not hasattr(model, "n_features_in_")
+
+
+def test_primal_takes_sparse_input_and_sample_weight(diabetes):
+    X, y = diabetes
+    weight = np.random.default_rng(1).uniform(0.0, 2.0, size=len(y))
+    params = dict(loss="squared_epsilon_insensitive", C=3.0, epsilon=0.2)
+    primal = LinearSVR(dual=False, tol=1e-10, **params)
+    dense = clone(primal).fit(X, y, sample_weight=weight)
+    sparse = clone(primal).fit(sp.csr_array(X), y, sample_weight=weight)
+    dual = LinearSVR(dual=True, **TIGHT, **params)
+    dual.fit(X, y, sample_weight=weight)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=1e-9)
+    np.testing.assert_allclose(dense.coef_, dual.coef_, rtol=1e-6)
+    assert dense.intercept_[0] == pytest.approx(dual.intercept_[0], 1e-6)
