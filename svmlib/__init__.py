@@ -26,7 +26,17 @@ The library taught by the svmbook Jupyter Book. Modules mirror the book:
 
 from .linear_svc import LinearSVC
 from .linear_svr import LinearSVR
+from .one_class import OneClassSVM
 from .svc import SVC, NuSVC
+from .svr import SVR, NuSVR
 
-__all__ = ["LinearSVC", "LinearSVR", "NuSVC", "SVC"]
+__all__ = [
+    "LinearSVC",
+    "LinearSVR",
+    "NuSVC",
+    "NuSVR",
+    "OneClassSVM",
+    "SVC",
+    "SVR",
+]
 __version__ = "0.1.0"

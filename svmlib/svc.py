@@ -40,6 +40,7 @@ from ._validation import (
     check_sample_weight,
     positive_weight_points,
 )
+from .formulations import nu_svc
 from .kernels import KERNEL_NAMES, kernel_from_name, rbf_gamma
 from .multiclass import (
     TrainingKernel,
@@ -1046,9 +1047,11 @@ callable, default="rbf"
         gamma <= 0, ...).
     ValueError
         From ``fit``: "specified nu is infeasible" when a pair of classes
-        has nu (n_i + n_j) / 2 > min(n_i, n_j); and the errors of
-        :class:`SVC` (bad data, one class, bad weights). A fit that fails
-        leaves the estimator unfitted.
+        has nu (n_i + n_j) / 2 > min(n_i, n_j); when a machine finds r <= 0
+        (no margin left to rescale: at this nu the two classes' reduced
+        convex hulls meet, where scikit-learn fails with non-finite
+        coefficients); and the errors of :class:`SVC` (bad data, one class,
+        bad weights). A fit that fails leaves the estimator unfitted.
     TypeError
         From ``fit``: a sparse matrix with ``kernel="precomputed"``.
 
@@ -1152,8 +1155,8 @@ n_features)
         ValueError
             "specified nu is infeasible" if a pair of classes (i, j) has
             nu (n_i + n_j) / 2 > min(n_i, n_j), n_c the total positive
-            weight of class c (a class without it included); otherwise as
-            :meth:`SVC.fit`.
+            weight of class c (a class without it included); if a machine
+            finds r <= 0 (see the class); otherwise as :meth:`SVC.fit`.
         MemoryError
             If the pairwise model would not fit in the memory available.
 
@@ -1198,8 +1201,6 @@ n_features)
 
     def _machine_solver(self, weight):
         """solve(gram, y, members): nu-SVC, in C-SVC form (a / r)."""
-        from .formulations import nu_svc  # to the top once it is committed
-
         unweighted = bool(np.all(weight == 1.0))
 
         def solve(gram, y, members):
@@ -1208,13 +1209,11 @@ n_features)
             # fit checked every machine's nu; a fold of probability=True
             # may not allow it: it gets the largest nu that it allows
             nu = min(self.nu, 2 * min(totals) / sum(totals))
-            # LIBSVM's sum_i a_i = nu sum_i w_i, with the weights scaled to
-            # a mean of 1 (the solution a scales with them, a / r does not)
-            solution = nu_svc(
+            solution = nu_svc(  # LIBSVM's sum_i a_i = nu sum_i w_i
                 gram,
                 y,
                 nu,
-                weight=None if unweighted else w * (w.size / sum(totals)),
+                weight=None if unweighted else w,
                 tol=self.tol,
                 max_iter=self.max_iter,
                 shrinking=self.shrinking,
