@@ -13,8 +13,9 @@ The retraining time after a slider move, for 200 points, is measured in
 the page (performance.now()) and printed, not asserted. Screenshots go to
 _build/screenshots/playground-*.png.
 
-The regression mode (``:mode: regression``, epsilon-SVR) is on no chapter
-yet: its tests build a page of their own from the directive's HTML
+The regression mode (``:mode: regression``, epsilon-SVR; on the page of
+*Regression: the epsilon-insensitive tube*) is tested on a page of its own
+so that it needs no built book: its tests build the page from the directive's HTML
 (``_ext/playground.py``: ``make_node``, ``container_html``,
 ``render_still``), the playground's files and the book theme's style
 sheets (pydata-sphinx-theme, sphinx-book-theme; light and dark), in a
