@@ -81,7 +81,9 @@ callable, default="rbf"
     Attributes
     ----------
     support_ : ndarray of shape (n_SV,), int32
-        Indices of the support vectors (alpha_i > 0), increasing.
+        Indices of the support vectors (alpha_i > 0), increasing, rows
+        of X (also with sample weights <= 0, where scikit-learn's count
+        only the points with positive weight).
     support_vectors_ : ndarray or sparse matrix of shape (n_SV, n_features)
         The support vectors, sparse (CSR) if X was; an empty (0, 0) array
         for "precomputed".

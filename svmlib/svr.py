@@ -191,7 +191,9 @@ callable, default="rbf"
     Attributes
     ----------
     support_ : ndarray of shape (n_SV,), int32
-        Indices of the support vectors (coef_i != 0), increasing.
+        Indices of the support vectors (coef_i != 0), increasing, rows
+        of X (also with sample weights <= 0, where scikit-learn's count
+        only the points with positive weight).
     support_vectors_ : ndarray or sparse matrix of shape (n_SV, n_features)
         The support vectors, sparse (CSR) if X was; an empty (0, 0) array
         for "precomputed".
@@ -341,7 +343,9 @@ callable, default="rbf"
     Attributes
     ----------
     support_ : ndarray of shape (n_SV,), int32
-        Indices of the support vectors (coef_i != 0), increasing.
+        Indices of the support vectors (coef_i != 0), increasing, rows
+        of X (also with sample weights <= 0, where scikit-learn's count
+        only the points with positive weight).
     support_vectors_ : ndarray or sparse matrix of shape (n_SV, n_features)
         The support vectors, sparse (CSR) if X was.
     n_support_ : ndarray of shape (1,), int32
