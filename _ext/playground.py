@@ -36,8 +36,8 @@ tube), trained by the same solver on the 2n variables [alpha; alpha*] of
 LIBSVM's form (Chang and Lin 2011, section 2.3).
 
 The SVM is trained in the reader's browser by ``_static/playground/smo.js``,
-which mirrors ``svmlib/solvers/smo.py`` (WSS 2, no shrinking; the same
-tol, stopping rule and b) and is tested against it by
+which mirrors ``svmlib/solvers/sequential_minimal.py`` (WSS 2, no
+shrinking; the same tol, stopping rule and b) and is tested against it by
 ``tests/test_playground_solver.py``; ``_static/playground/playground.js``
 draws the page. Both are plain JavaScript files served from the book's
 ``_static`` folder, so the playground works from ``file://`` and from any

@@ -24,7 +24,7 @@ from sklearn.svm import SVC as SklearnSVC
 from svmlib.duality import dual_objective
 from svmlib.kernels import rbf_kernel
 from svmlib.solvers import simplified_smo, smo
-from svmlib.solvers.dual_gd import dual_gd
+from svmlib.solvers.gradient_ascent import dual_gd
 from svmlib.timing import compare
 
 SIGMA, C, N = 5.0, 10.0, 2000

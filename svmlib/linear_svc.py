@@ -14,7 +14,7 @@ from sklearn.utils.validation import validate_data
 
 from ._validation import check_sample_weight, positive_weight_points
 from .multiclass import _fresh_fit
-from .solvers.dual_cd import LOSSES, dual_cd
+from .solvers.coordinate_descent import LOSSES, dual_cd
 
 __all__ = ["LinearSVC"]
 

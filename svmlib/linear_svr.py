@@ -14,8 +14,8 @@ from sklearn.utils.validation import validate_data
 
 from ._validation import check_sample_weight
 from .multiclass import _fresh_fit
-from .solvers.dual_cd import _with_bias
-from .solvers.dual_cd_svr import SVR_LOSSES, dual_cd_svr
+from .solvers.coordinate_descent import _with_bias
+from .solvers.coordinate_descent_svr import SVR_LOSSES, dual_cd_svr
 
 __all__ = ["LinearSVR"]
 
@@ -32,7 +32,8 @@ class LinearSVR(RegressorMixin, LinearModel):
     where the intercept b = w_B B is the weight of a constant feature B
     (``intercept_scaling``), so it is regularised as in LIBLINEAR. The dual
     is solved by coordinate descent (Ho & Lin 2012; see
-    :func:`svmlib.solvers.dual_cd_svr.dual_cd_svr`); with ``dual=False``
+    :func:`svmlib.solvers.coordinate_descent_svr.dual_cd_svr`); with
+    ``dual=False``
     (squared loss only, as in LIBLINEAR) the primal is solved by a
     truncated Newton method, conjugate-gradient steps in a trust region
     (scipy's ``trust-ncg``; LIBLINEAR's ``-s 11`` is a truncated Newton

@@ -505,8 +505,8 @@ def _resolve(target, directive="autofunction"):
 
     The module is the target's path without its last part (without its last
     two for a method or property); the rest is looked up as attributes, so
-    ``svmlib.solvers.dual_gd`` is the function that the package exports,
-    not the submodule of the same name.
+    ``svmlib.solvers.dual_gd`` is the function that the package exports
+    (its module is ``svmlib.solvers.gradient_ascent``).
     """
     if directive == "automodule":
         return importlib.import_module(target)

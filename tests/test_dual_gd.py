@@ -8,7 +8,7 @@ from sklearn.svm import SVC as SklearnSVC
 from svmlib.duality import dual_objective, kkt_violations
 from svmlib.kernels import linear_kernel, rbf_kernel
 from svmlib.solvers import SolverResult, smo
-from svmlib.solvers.dual_gd import dual_gd, largest_eigenvalue
+from svmlib.solvers.gradient_ascent import dual_gd, largest_eigenvalue
 
 KERNELS = {
     "linear": (linear_kernel, {"kernel": "linear"}),

@@ -18,7 +18,7 @@ from sklearn.preprocessing import StandardScaler
 
 import svmlib.linear_svr as linear_svr_module
 from svmlib.linear_svr import LinearSVR
-from svmlib.solvers.dual_cd_svr import dual_cd_svr
+from svmlib.solvers.coordinate_descent_svr import dual_cd_svr
 
 LOSSES = ["epsilon_insensitive", "squared_epsilon_insensitive"]
 TIGHT = dict(tol=1e-10, max_iter=10**6, random_state=0)

@@ -15,8 +15,8 @@ _build/screenshots/playground-*.png.
 
 The regression mode (``:mode: regression``, epsilon-SVR; on the page of
 *Regression: the epsilon-insensitive tube*) is tested on a page of its own
-so that it needs no built book: its tests build the page from the directive's HTML
-(``_ext/playground.py``: ``make_node``, ``container_html``,
+so that it needs no built book: its tests build the page from the
+directive's HTML (``_ext/playground.py``: ``make_node``, ``container_html``,
 ``render_still``), the playground's files and the book theme's style
 sheets (pydata-sphinx-theme, sphinx-book-theme; light and dark), in a
 temporary folder, so they need Chromium and Playwright but not the built
@@ -48,7 +48,7 @@ from svmlib.duality import index_sets
 from svmlib.gram import as_gram
 from svmlib.kernels import linear_kernel, rbf_kernel
 from svmlib.solvers import smo
-from svmlib.solvers.smo import _select_wss2, _SMOState
+from svmlib.solvers.sequential_minimal import _select_wss2, _SMOState
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "_ext"))

@@ -2,10 +2,11 @@
 
 The SVM playground of the chapters *Tuning C and sigma* and *Platt's SMO
 and working sets* trains in the reader's browser with
-``_static/playground/smo.js``, which mirrors ``svmlib/solvers/smo.py``
-(``selection="wss2"``, no shrinking). Here ``node`` runs it on fixed data
-sets (``tests/playground_harness.js``) and its alpha, b and dual objective
-are compared with svmlib's:
+``_static/playground/smo.js``, which mirrors
+``svmlib/solvers/sequential_minimal.py`` (``selection="wss2"``, no
+shrinking). Here ``node`` runs it on fixed data sets
+(``tests/playground_harness.js``) and its alpha, b and dual objective are
+compared with svmlib's:
 
 * on the Gram matrix that smo.js computed, with ``smo(shrinking=False)``:
   the same steps, so the same number of iterations and the same alpha up to

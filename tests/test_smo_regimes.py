@@ -20,7 +20,7 @@ from sklearn.metrics.pairwise import polynomial_kernel
 from sklearn.svm import SVC as SklearnSVC
 
 from svmlib.solvers import smo, step_bounds, two_variable_step
-from svmlib.solvers.smo import _Progress, land_on_end, onto_box
+from svmlib.solvers.sequential_minimal import _Progress, land_on_end, onto_box
 
 
 def _labels(y01):

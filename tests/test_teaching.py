@@ -754,11 +754,15 @@ def test_svr_submission_scores(name, released, tmp_path):
 def test_off_limits_names_and_the_grader_itself():
     from svmlib.teaching.off_limits import dynamic_code, off_limits_uses
 
-    given = ("import svmlib.solvers.smo as smo", False)
+    given = ("import svmlib.solvers.sequential_minimal as smo", False)
     cells = [
         given,
         ("step = smo.two_variable_step", True),
-        ("from svmlib.solvers.smo import two_variable_step as s", True),
+        (
+            "from svmlib.solvers.sequential_minimal "
+            "import two_variable_step as s",
+            True,
+        ),
         ("from svmlib.teaching.grading import _score", True),
         ("import svmlib.teaching", True),
         ("def two_variable_step():\n    pass", True),  # the student's own
@@ -768,14 +772,14 @@ def test_off_limits_names_and_the_grader_itself():
         ("def rbf_kernel(X):\n    return X\n\nK = rbf_kernel(1)", True),
     ]
     forbidden = {
-        "svmlib.solvers.smo.two_variable_step",
+        "svmlib.solvers.sequential_minimal.two_variable_step",
         "svmlib.teaching",
         "svmlib.kernels.rbf_kernel",
     }
     assert off_limits_uses(cells, forbidden) == [
         set(),
-        {"svmlib.solvers.smo.two_variable_step"},
-        {"svmlib.solvers.smo.two_variable_step"},
+        {"svmlib.solvers.sequential_minimal.two_variable_step"},
+        {"svmlib.solvers.sequential_minimal.two_variable_step"},
         {"svmlib.teaching"},
         {"svmlib.teaching"},
         set(),
@@ -941,9 +945,11 @@ def test_core_imports_without_the_classroom_tools():
     result = run_without(TOOLS, code)
     assert result.returncode == 0, result.stderr
     imported = result.stdout.split()
-    assert {"svmlib.svc", "svmlib.datasets", "svmlib.solvers.smo"} <= set(
-        imported
-    )
+    assert {
+        "svmlib.svc",
+        "svmlib.datasets",
+        "svmlib.solvers.sequential_minimal",
+    } <= set(imported)
 
 
 # ---------------------------------------------------------------------------

@@ -2,7 +2,7 @@
  * smo.js: the book's SMO solver, in JavaScript, for the SVM playground.
  *
  * This is the page's widget, not a second library. It mirrors, function by
- * function and where it can line by line, svmlib/solvers/smo.py with
+ * function and where it can line by line, svmlib/solvers/sequential_minimal.py with
  * selection="wss2" and shrinking=False (a few hundred points need no
  * shrinking), and svmlib/duality.py for the stopping test, b and the dual
  * objective:

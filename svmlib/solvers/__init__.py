@@ -6,23 +6,32 @@ Each dual solver takes a Gram matrix ``K`` (or a Gram object from
 and returns a :class:`SolverResult`. Their inputs are checked by
 ``svmlib._validation``.
 
-* :func:`primal_gd`: mini-batch subgradient descent on the regularised hinge
-  loss (book part I);
-* :func:`dual_gd`: projected gradient ascent on the dual (book part I);
-* :func:`smo`: sequential minimal optimization with Platt's selection or
-  LIBSVM's second-order working sets (book part III);
-* :func:`simplified_smo`: the CS229 handout's simplified SMO;
-* :func:`dual_cd`: dual coordinate descent for linear SVMs (LIBLINEAR's
-  algorithm; no equality constraint, the bias is a feature);
+* :func:`primal_gd` (module ``primal``): mini-batch subgradient descent on
+  the regularised hinge loss (book part I);
+* :func:`dual_gd` (module ``gradient_ascent``): projected gradient ascent
+  on the dual (book part I);
+* :func:`smo` (module ``sequential_minimal``): sequential minimal
+  optimization with Platt's selection or LIBSVM's second-order working
+  sets, for LIBSVM's general dual (book parts III and IV);
+* :func:`simplified_smo` (module ``simplified``): the CS229 handout's
+  simplified SMO;
+* :func:`dual_cd` (module ``coordinate_descent``): dual coordinate descent
+  for linear SVMs (LIBLINEAR's algorithm; no equality constraint, the bias
+  is a feature), and ``coordinate_descent_svr.dual_cd_svr`` for linear SVR;
 * :func:`two_variable_step`, :func:`step_bounds`: SMO's analytic step.
+
+The modules are named for their algorithm and the functions for the
+solver, so that no module shares a name with a function the package
+exports: ``import svmlib.solvers.sequential_minimal as m`` is the module,
+``from svmlib.solvers import smo`` the function.
 """
 
 from ._common import SolverResult
-from .dual_cd import LinearResult, dual_cd
-from .dual_gd import dual_gd
+from .coordinate_descent import LinearResult, dual_cd
+from .gradient_ascent import dual_gd
 from .primal import PrimalResult, primal_gd
-from .simplified_smo import simplified_smo
-from .smo import smo, step_bounds, two_variable_step
+from .sequential_minimal import smo, step_bounds, two_variable_step
+from .simplified import simplified_smo
 
 __all__ = [
     "LinearResult",

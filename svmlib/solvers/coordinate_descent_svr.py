@@ -1,7 +1,7 @@
 """Dual coordinate descent for linear epsilon-SVR (LIBLINEAR's algorithm).
 
-The regression counterpart of :mod:`svmlib.solvers.dual_cd` (Ho & Lin
-2012, "Large-scale linear support vector regression", Algorithm 4;
+The regression counterpart of :mod:`svmlib.solvers.coordinate_descent`
+(Ho & Lin 2012, "Large-scale linear support vector regression", Algorithm 4;
 LIBLINEAR's ``solve_l2r_l1l2_svr``). With the bias folded into w as a
 constant feature B, the primal
 
@@ -49,7 +49,7 @@ from .._validation import (
     check_tol,
 )
 from .._validation import check_max_iter as _check_max_iter
-from .dual_cd import _check_row_norms, _with_bias
+from .coordinate_descent import _check_row_norms, _with_bias
 
 __all__ = ["LinearSVRResult", "dual_cd_svr", "SVR_LOSSES"]
 

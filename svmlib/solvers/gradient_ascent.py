@@ -87,7 +87,7 @@ def largest_eigenvalue(K, y, penalty=0.0):
     c ||y||^2 = 2 along y:
 
     >>> import numpy as np
-    >>> from svmlib.solvers.dual_gd import largest_eigenvalue
+    >>> from svmlib.solvers.gradient_ascent import largest_eigenvalue
     >>> K = np.array([[2.0, 1.0], [1.0, 2.0]])
     >>> y = np.array([1.0, -1.0])
     >>> largest_eigenvalue(K, y), largest_eigenvalue(K, y, penalty=1.0)

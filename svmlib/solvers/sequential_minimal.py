@@ -929,7 +929,7 @@ def pair_on_segment(alpha_i, alpha_j, y_i, y_j, move, C_i, C_j):
 
     Examples
     --------
-    >>> from svmlib.solvers.smo import pair_on_segment
+    >>> from svmlib.solvers.sequential_minimal import pair_on_segment
     >>> pair_on_segment(0.5, 0.5, 1.0, -1.0, 0.25, 1.0, 1.0)
     (0.75, 0.75)
     >>> pair_on_segment(0.5, 0.5, 1.0, -1.0, 1.0, 1.0, 1.0)
@@ -1001,7 +1001,7 @@ def onto_box(alpha, C, scale):
 
     Examples
     --------
-    >>> from svmlib.solvers.smo import onto_box
+    >>> from svmlib.solvers.sequential_minimal import onto_box
     >>> onto_box(0.7 + 0.2, 0.9, 0.9), onto_box(1e-13, 1e-13, 2e-13)
     (0.9, 1e-13)
     >>> onto_box(3e-17, 1.0, 1.0), onto_box(3e-17, 1.0, 1e-16)
@@ -1058,7 +1058,7 @@ def land_on_end(end, alpha_i, alpha_j, y_i, y_j, C_i, C_j):
     Opposite labels keep alpha_i - alpha_j = 0.3; at the lower end, alpha_i
     is exactly 0:
 
-    >>> from svmlib.solvers.smo import land_on_end
+    >>> from svmlib.solvers.sequential_minimal import land_on_end
     >>> land_on_end("L", 0.1, 0.4, 1.0, -1.0, 1.0, 1.0)
     (0.0, 0.30000000000000004)
     """

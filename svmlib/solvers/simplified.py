@@ -29,7 +29,7 @@ from .._validation import (
 from ..duality import dual_objective_from_errors, max_violation
 from ..gram import as_gram, column_blas_threads
 from ._common import SolverResult, warn_not_converged
-from .smo import step_bounds
+from .sequential_minimal import step_bounds
 
 __all__ = ["simplified_smo"]
 

@@ -5,8 +5,9 @@ svmlib functions that implement what students are asked to write: the
 hidden tests compare against them, so an answer that calls them would pass
 without doing the work. :func:`off_limits_uses` reads the student's cells
 (it does not run them) and follows imports and aliases: ``from
-svmlib.solvers.smo import two_variable_step as step``, ``import
-svmlib.solvers.smo as s`` then ``s.two_variable_step``, or the full dotted
+svmlib.solvers.sequential_minimal import two_variable_step as step``,
+``import svmlib.solvers.sequential_minimal as s`` then
+``s.two_variable_step``, or the full dotted
 name. Code that imports or runs code by name (``importlib``,
 ``__import__``, ``exec``, ``eval``, ``compile``) cannot be followed this
 way; :func:`dynamic_code` points it out for review.
@@ -89,8 +90,9 @@ def off_limits_uses(cells, forbidden):
         wrote it (False for the instructor's read-only and test cells,
         whose imports still define aliases).
     forbidden : collection of str
-        Fully dotted names, e.g. ``"svmlib.solvers.smo.two_variable_step"``;
-        a module's name forbids everything in it.
+        Fully dotted names, e.g.
+        ``"svmlib.solvers.sequential_minimal.two_variable_step"``; a
+        module's name forbids everything in it.
 
     Returns
     -------
@@ -106,10 +108,11 @@ def off_limits_uses(cells, forbidden):
     Examples
     --------
     >>> from svmlib.teaching.off_limits import off_limits_uses
-    >>> cells = [("import svmlib.solvers.smo as s", False),
+    >>> cells = [("import svmlib.solvers.sequential_minimal as s", False),
     ...          ("step = s.two_variable_step", True)]
-    >>> off_limits_uses(cells, {"svmlib.solvers.smo.two_variable_step"})
-    [set(), {'svmlib.solvers.smo.two_variable_step'}]
+    >>> name = "svmlib.solvers.sequential_minimal.two_variable_step"
+    >>> off_limits_uses(cells, {name})
+    [set(), {'svmlib.solvers.sequential_minimal.two_variable_step'}]
     >>> off_limits_uses([("from svmlib.teaching import grading", True)],
     ...                 {"svmlib.teaching"})
     [{'svmlib.teaching'}]
