@@ -45,7 +45,7 @@ class OneClassSVM(OutlierMixin, KernelMachine):
     ``score_samples`` is sum_i alpha_i K(x_i, x) = f(x) + ``offset_``, and
     ``predict`` is +1 where f(x) > 0, else -1. The multipliers are
     LIBSVM's: 0 <= alpha_i <= sample_weight_i (1 without weights), and
-    sum_i alpha_i = nu n without weights.
+    sum_i alpha_i = nu sum_i sample_weight_i (nu n without weights).
 
     Parameters
     ----------

@@ -147,14 +147,8 @@ def test_sample_weight_left_out_points():
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "svmlib.formulations.one_class starts from sum alpha = nu n; "
-        "scikit-learn's LIBSVM from nu sum_i weight_i (solve_one_class)"
-    ),
-)
 def test_sample_weight_agrees_with_libsvm():
+    """sum_i alpha_i = nu sum_i weight_i, as scikit-learn's LIBSVM."""
     X = _blobs()
     weight = np.random.default_rng(0).uniform(0.2, 3.0, size=len(X))
     ours = OneClassSVM(nu=0.3, gamma=0.5, tol=TOL).fit(X, sample_weight=weight)
@@ -165,6 +159,7 @@ def test_sample_weight_agrees_with_libsvm():
     assert_allclose(
         ours.decision_function(X), theirs.decision_function(X), atol=1e-5
     )
+    assert_allclose(ours.dual_coef_.sum(), 0.3 * weight.sum())
 
 
 @pytest.mark.parametrize("kernel", ["linear", "poly", "rbf", "sigmoid"])

@@ -167,24 +167,7 @@ def test_svr_kkt_conditions_of_the_tube():
     assert_allclose(np.abs(residual[free]), epsilon, atol=1e-5)
 
 
-@pytest.mark.parametrize(
-    "Estimator, extra",
-    [
-        (SVR, {}),
-        pytest.param(
-            NuSVR,
-            {},
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason=(
-                    "svmlib.formulations.nu_svr starts from sums C nu n / 2; "
-                    "scikit-learn's LIBSVM from C nu sum_i weight_i / 2 "
-                    "(solve_nu_svr)"
-                ),
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("Estimator, extra", [(SVR, {}), (NuSVR, {})])
 def test_sample_weight_agrees_with_libsvm(Estimator, extra):
     X, y = _friedman()
     weight = np.random.default_rng(0).uniform(0.2, 3.0, size=len(y))
