@@ -6,9 +6,10 @@ parameters, kernel and tolerance (tol=1e-3, the default of both):
 
 * C-SVC and nu-SVC: MNIST 3 vs 8, the first N (default 5000) images of the
   case study's 60% training split, RBF gamma=0.02 (C=10; nu=0.1); held out:
-  its 20% test split (2793 images). Kernel-heavy: 784 features.
+  its 20% test split (2794 images). Kernel-heavy: 784 features.
 * one-class SVM: MNIST 0s, the first N of the training set's 5923, RBF
-  gamma=0.02, nu=0.1; held out: 1000 test images of every digit.
+  gamma=0.02, nu=0.1; held out: 1000 test images drawn at random
+  (all digits).
 * epsilon-SVR and nu-SVR: Friedman #1 (``make_friedman1``, noise 1,
   random_state=0), N training and 2000 test points, RBF gamma=0.1, C=10
   (epsilon=0.5; nu=0.3). Kernel-light: 10 features, so the time is the
