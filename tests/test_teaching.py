@@ -864,7 +864,7 @@ def test_student_edition_holds_no_solutions(tmp_path):
     released = sorted(p.name for p in (out / "assignments").glob("*.ipynb"))
     assert released == NAMES
     assert not (out / "svmlib" / "teaching").exists()
-    assert (out / "svmlib" / "solvers" / "smo.py").exists()
+    assert (out / "svmlib" / "solvers" / "sequential_minimal.py").exists()
     markup = ("BEGIN SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
     for path in out.rglob("*"):
         if path.is_file():
