@@ -88,6 +88,7 @@ def warn_not_converged(
     *,
     status=None,
     no_support_vectors=False,
+    measure="maximal KKT violation",
 ):
     """Issue the ConvergenceWarning of a solver that stopped short of tol.
 
@@ -98,8 +99,7 @@ def warn_not_converged(
     n_iter, max_iter : int
         Iterations taken, and allowed.
     violation : float
-        The maximal KKT violation (or the solver's stopping measure)
-        reached.
+        The solver's stopping measure reached (``measure``).
     tol : float
         The tolerance it should have reached.
     C : float or ndarray of shape (n,), optional
@@ -110,6 +110,10 @@ def warn_not_converged(
     no_support_vectors : bool, default=False
         Whether the solution has no support vector (every alpha is 0): the
         message then says so plainly.
+    measure : str, default="maximal KKT violation"
+        The name of the stopping measure, for the message (for example
+        dual_cd's "projected-gradient gap": it has no equality constraint,
+        so no KKT violation m(alpha) - M(alpha)).
 
     Raises
     ------
@@ -156,12 +160,12 @@ def warn_not_converged(
             "has no maximum: use a finite C."
         )
     empty = (
-        " It has no support vectors: every prediction is the sign of b."
+        " It has no support vectors: the decision function is the constant b."
         if no_support_vectors
         else ""
     )
     warnings.warn(
-        f"{solver} {reason} with a maximal KKT violation of "
+        f"{solver} {reason} with a {measure} of "
         f"{violation:.3g} > tol={tol:g}: the solution is not optimal."
         f"{empty} {advice}",
         ConvergenceWarning,

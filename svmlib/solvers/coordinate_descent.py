@@ -224,7 +224,10 @@ def dual_cd(
             "sklearn.preprocessing.StandardScaler."
         )
     if not converged:
-        warn_not_converged("dual_cd", n_iter, max_iter, gap, tol)
+        warn_not_converged(
+            "dual_cd", n_iter, max_iter, gap, tol,
+            measure="projected-gradient gap",
+        )  # fmt: skip
     Xb = sp.csr_array((data, indices, indptr), shape=(n, d))
     return _result(
         Xb, y, C, loss, bias, alpha, D, w_tilde, n_iter, gap, converged
