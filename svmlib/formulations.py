@@ -175,7 +175,8 @@ def nu_svc(K, y, nu, weight=None, **solver_options):
     ValueError
         If nu is not in (0, 1], or is infeasible: nu l / 2 exceeds the sum
         of the upper bounds of a class (without weights, nu >
-        2 min(l_+, l_-) / l; scikit-learn's "specified nu is infeasible").
+        2 min(l+, l-) / l, l+ and l- the sizes of the classes;
+        scikit-learn's "specified nu is infeasible").
 
     References
     ----------

@@ -528,7 +528,7 @@ def check_symmetric(K, rows=512):
     Raises
     ------
     ValueError
-        If some K_ij and K_ji differ by more than 1e-6 max |K|.
+        If some K_ij and K_ji differ by more than 1e-6 max abs(K).
 
     References
     ----------

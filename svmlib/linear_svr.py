@@ -28,7 +28,7 @@ class LinearSVR(RegressorMixin, LinearModel):
 
         1/2 ||w||^2 + 1/2 b^2 / B^2 + sum_i C_i loss(w.x_i + b - y_i),
 
-    with the epsilon-insensitive loss max(0, |r| - epsilon) or its square,
+    with the epsilon-insensitive loss max(0, abs(r) - epsilon) or its square,
     where the intercept b = w_B B is the weight of a constant feature B
     (``intercept_scaling``), so it is regularised as in LIBLINEAR. The dual
     is solved by coordinate descent (Ho & Lin 2012; see
@@ -279,7 +279,7 @@ n_features)
 def _primal_newton(X, y, C, epsilon, bias, tol, max_iter, verbose):
     """Minimise the primal of the L2-loss SVR (LIBLINEAR's ``-s 11``).
 
-    f(w) = 1/2 ||w||^2 + sum_i C_i d_i^2, d_i the excess of |r_i| over
+    f(w) = 1/2 ||w||^2 + sum_i C_i d_i^2, d_i the excess of abs(r_i) over
     epsilon (signed), r_i = w.x_i - y_i, is once differentiable; its
     generalised Hessian I + 2 X_I^T diag(C_I) X_I over the points outside
     the tube gives Newton steps (Ho & Lin 2012, section 3; scipy's

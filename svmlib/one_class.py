@@ -113,12 +113,6 @@ callable, default="rbf"
     feature_names_in_ : ndarray of shape ``(n_features_in_,)``
         When X has feature names.
 
-    See Also
-    --------
-    sklearn.svm.OneClassSVM : scikit-learn's, on LIBSVM.
-    sklearn.ensemble.IsolationForest, sklearn.neighbors.LocalOutlierFactor :
-        other outlier detectors.
-
     Notes
     -----
     Book chapter: *Novelty detection: the one-class SVM*. scikit-learn

@@ -145,8 +145,8 @@ n_features)
 class SVR(_BaseSVR):
     """Epsilon-support vector regression, trained by SMO on the dual.
 
-    Minimises 1/2 ||w||^2 + C sum_i max(0, |y_i - f(x_i)| - epsilon): the
-    points inside the tube |y - f(x)| <= epsilon cost nothing, and the
+    Minimises 1/2 ||w||^2 + C sum_i max(0, abs(y_i - f(x_i)) - epsilon): the
+    points inside the tube abs(y - f(x)) <= epsilon cost nothing, and the
     others are the support vectors. The dual has 2n variables alpha_i,
     alpha*_i in [0, C_i] (Chang & Lin 2011, section 2.3), solved by
     :mod:`svmlib.formulations` with LIBSVM's SMO; ``dual_coef_`` holds
@@ -224,7 +224,6 @@ callable, default="rbf"
     See Also
     --------
     NuSVR : nu sets the fraction of support vectors and finds epsilon.
-    sklearn.svm.SVR : scikit-learn's, on LIBSVM.
 
     Notes
     -----
@@ -376,7 +375,6 @@ callable, default="rbf"
     See Also
     --------
     SVR : epsilon given instead of nu.
-    sklearn.svm.NuSVR : scikit-learn's, on LIBSVM.
 
     Notes
     -----
@@ -395,7 +393,7 @@ callable, default="rbf"
     >>> X, y = load_diabetes(return_X_y=True)
     >>> model = NuSVR(C=100, nu=0.3).fit(X, y)
 
-    The points outside the tube have |coef_i| = C: at most nu n of them,
+    The points outside the tube have abs(coef_i) = C: at most nu n of them,
     and at least nu n support vectors.
 
     >>> errors = np.isclose(np.abs(model.dual_coef_), 100).sum()

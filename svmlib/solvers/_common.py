@@ -43,7 +43,7 @@ class SolverResult:
         ``"max_iter"`` (``max_iter`` iterations taken), ``"no_step"`` (the
         selected pair could not move: every step would change nothing in
         floating point) or ``"stalled"`` (the maximal violation stopped
-        falling: see :mod:`svmlib.solvers.sequential_minimal`); None for
+        falling: see :func:`svmlib.solvers.smo`); None for
         solvers that do not report it.
     r : float or None
         With two equality constraints (``smo(per_class=True)``, LIBSVM's

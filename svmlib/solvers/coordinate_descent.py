@@ -83,7 +83,7 @@ class LinearResult:
         max(0, 1 - y f) or its square; equal to ``dual_objective`` at the
         optimum (strong duality).
     projected_gradient_gap : float
-        max(max PG - min PG, |max PG|, |min PG|) over the projected
+        max(max PG - min PG, abs(max PG), abs(min PG)) over the projected
         gradients PG_i of the last pass: the width of the smallest interval
         holding 0 and every PG_i, which the stopping rule compares with
         ``tol``. 0 at the optimum; the box constraints are the only ones
@@ -318,8 +318,9 @@ def _coordinate_descent(
     The rows x_i are CSR arrays (data, indices, indptr) with d columns;
     only the coordinates in ``points`` move.
     Returns alpha, w (with the bias weight), the passes taken, the last
-    pass's projected-gradient gap max(max PG - min PG, |max PG|, |min PG|),
-    and whether the stopping rule held on a pass over all coordinates.
+    pass's projected-gradient gap
+    max(max PG - min PG, abs(max PG), abs(min PG)), and whether the
+    stopping rule held on a pass over all coordinates.
     """
     alpha = np.zeros(y.shape[0])
     w = np.zeros(d)

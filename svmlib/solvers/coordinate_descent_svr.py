@@ -7,17 +7,17 @@ constant feature B, the primal
 
     min_w  1/2 ||w||^2 + sum_i C_i loss(w.x_i - y_i),
 
-with the epsilon-insensitive loss max(0, |r| - epsilon) (L1-loss SVR) or
+with the epsilon-insensitive loss max(0, abs(r) - epsilon) (L1-loss SVR) or
 its square (L2-loss SVR), has the dual in one variable per point,
 beta_i = alpha_i - alpha_i^* (at most one of the pair is nonzero):
 
     min_beta  f(beta) = 1/2 beta^T (Q + diag(lambda)) beta - y^T beta
-                        + epsilon sum_i |beta_i|,
+                        + epsilon sum_i abs(beta_i),
     -U_i <= beta_i <= U_i,   Q_ij = x_i.x_j,   w = sum_i beta_i x_i,
 
 with U_i = C_i, lambda_i = 0 for the L1 loss and U_i = inf,
 lambda_i = 1 / (2 C_i) for the L2 loss. Along coordinate i, f is a
-quadratic plus epsilon |beta_i|; with G = w.x_i - y_i + lambda_i beta_i
+quadratic plus epsilon abs(beta_i); with G = w.x_i - y_i + lambda_i beta_i
 and H = Q_ii + lambda_i, the minimiser is the Newton step of whichever
 side of 0 it lands on (G + epsilon when beta_i > 0, G - epsilon when
 beta_i < 0, or beta_i = 0 when neither step leaves 0), clipped to the box.
@@ -124,7 +124,7 @@ def dual_cd_svr(
         Half the width of the tube in which errors cost nothing, >= 0.
     loss : {"epsilon_insensitive", "squared_epsilon_insensitive"}, \
 default="epsilon_insensitive"
-        The L1-loss SVR max(0, |r| - epsilon) or the L2-loss SVR, its
+        The L1-loss SVR max(0, abs(r) - epsilon) or the L2-loss SVR, its
         square.
     bias : float, default=1.0
         B, the value of the feature appended to every point; its weight
