@@ -303,8 +303,8 @@ callable, default="rbf"
 class NuSVR(_BaseSVR):
     """nu-support vector regression: nu sets the tube, trained by SMO.
 
-    Minimises 1/2 ||w||^2 + C (nu epsilon + 1/n sum_i max(0, |y_i -
-    f(x_i)| - epsilon)) over w, b and the tube width epsilon >= 0
+    Minimises 1/2 ||w||^2 + C (nu epsilon + 1/n sum_i max(0,
+    abs(y_i - f(x_i)) - epsilon)) over w, b and the tube width epsilon >= 0
     (Schoelkopf et al. 2000). At the solution nu is an upper bound on the
     fraction of points outside the tube and a lower bound on the fraction
     of support vectors. The dual has two equality constraints (LIBSVM's
