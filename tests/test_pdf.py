@@ -165,6 +165,8 @@ def test_bibliography_is_at_the_end(reader, text):
     bib = (ROOT / "references.bib").read_text(encoding="utf-8")
     titles = re.findall(r"^\s*title\s*=\s*[{\"](.+?)[}\"],?\s*$", bib, re.M)
     assert len(titles) > 10
+    # a title's math as the PDF prints it ($\nu$ is the letter nu)
+    titles = [title.replace("$\\nu$", "\u03bd") for title in titles]
     starts = [
         " ".join(re.sub(r"[{}\\\"]", "", title).split()[:2]).lower()
         for title in titles

@@ -87,15 +87,21 @@ def _built(relative):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    _built("index.html")
+def chromium():
+    """One Chromium for the module (one Playwright session at a time)."""
     yield from _launch()
 
 
 @pytest.fixture(scope="module")
-def bare_browser():
+def browser(chromium):
+    _built("index.html")
+    return chromium
+
+
+@pytest.fixture(scope="module")
+def bare_browser(chromium):
     """Chromium without the built book (the regression mode's own page)."""
-    yield from _launch()
+    return chromium
 
 
 def _launch():
