@@ -90,18 +90,25 @@ def test_step_count_check_sees_glue_print_and_f_strings():
     assert not _shows_a_step_count("smo(K, y, C, max_iter=n_iter)")
 
 
-def _second_stage_ignored():
+def _second_stage():
+    """The body of .ci/run's ``second_configuration`` function."""
     text = (ROOT / ".ci" / "run").read_text()
-    stage = text[text.index("SVMBOOK_SECOND_CONFIG=1 stage") :]
-    stage = stage[: stage.index("\n\n")] if "\n\n" in stage else stage
-    return re.findall(r"--ignore=(\S+)", stage)
+    pattern = r"^second_configuration\(\) \{\n(.*?)^\}"
+    match = re.search(pattern, text, re.M | re.S)
+    assert match, ".ci/run defines the second-configuration stage"
+    return text, match.group(1)
+
+
+def _second_stage_ignored():
+    return re.findall(r"--ignore=(\S+)", _second_stage()[1])
 
 
 def test_ci_runs_the_second_configuration_on_the_chapters():
-    text = (ROOT / ".ci" / "run").read_text()
-    assert re.search(
-        r"SVMBOOK_SECOND_CONFIG=1 stage \\\n.*\n\s+pytest chapters", text
-    )
+    text, body = _second_stage()
+    assert re.search(r"SVMBOOK_SECOND_CONFIG=1 pytest chapters", body)
+    # the function is run as a stage, and its failure fails the run
+    assert re.search(r"stage \"[^\"]*\" \\\n\s+second_configuration", text)
+    assert '[ "$second_status" -eq 0 ]' in text
 
 
 # The notebooks that CI leaves out of the second run (for time) may check
