@@ -19,13 +19,7 @@ import io
 import math
 import re
 
-__all__ = [
-    "FramePlayer",
-    "PLAYER_DENSITY",
-    "PLAYER_DPI",
-    "STILLS",
-    "STILL_DPI",
-]
+__all__ = ["FramePlayer", "STILLS", "STILL_DPI"]
 
 #: Frames in the still image, at most (first and last among them).
 STILLS = 4
