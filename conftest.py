@@ -17,10 +17,18 @@ Two things happen here.
    (``SVMBOOK_SECOND_CONFIG=1``, see ``_ext/headless.py``): that run only
    checks that the checked outputs hold there too; the book shows the
    first configuration's.
+
+   Outputs are stored as Jupyter shows them: a cell whose last line ends in
+   ``;`` keeps no ``execute_result``. IPython drops that result itself when
+   it knows the cell's source, but nbval runs cells with
+   ``store_history=False``, so the kernel checks the semicolon of the wrong
+   input and returns the result (a figure shown twice, an object's repr
+   printed); ``_shown_outputs`` removes it with IPython's own rule.
 """
 
 import sys
 import time
+import tokenize
 from pathlib import Path
 
 import nbformat
@@ -86,9 +94,31 @@ def _executed_notebook(notebook_file, run):
         cell.execution_count = count
         cell.outputs = [
             _with_count(output, count)
-            for output in run.cells[count - 1].test_outputs
+            for output in _shown_outputs(
+                cell.source, run.cells[count - 1].test_outputs
+            )
         ]
     return nb
+
+
+def _shown_outputs(source, outputs):
+    """The outputs Jupyter shows: no execute_result after a final ``;``."""
+    from IPython.core.displayhook import DisplayHook
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    try:
+        quiet = DisplayHook.semicolon_at_end_of_expression(
+            TransformerManager().transform_cell(source)
+        )
+    except (SyntaxError, ValueError, tokenize.TokenError):
+        quiet = False  # IPython could not tokenize it either: not quiet
+    if not quiet:
+        return list(outputs)
+    return [
+        output
+        for output in outputs
+        if output.get("output_type") != "execute_result"
+    ]
 
 
 def _with_count(output, count):
