@@ -27,12 +27,13 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
+from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.utils import _safe_indexing
 from sklearn.utils._param_validation import HasMethods
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
-from tqdm import tqdm
+from tqdm.auto import tqdm
 
 from ._validation import (
     check_int,
@@ -41,7 +42,13 @@ from ._validation import (
     check_pairwise_decision,
     float_dtype,
 )
-from .gram import DenseGram, blas_threads_scan, gram_fits, make_gram
+from .gram import (
+    DenseGram,
+    blas_threads_scan,
+    column_blas_threads,
+    gram_fits,
+    make_gram,
+)
 from .probability import cross_val_decision, fit_sigmoid
 
 __all__ = [
@@ -245,7 +252,7 @@ class TrainingKernel:
             return DenseGram(self.K[np.ix_(members, members)])
         return make_gram(self._points(members), self.kernel, self.cache_size)
 
-    def pair_gram(self, groups, i, j):
+    def pair_gram(self, groups, i, j, *, reuse=True):
         """Return the points of classes i and j, and their Gram object.
 
         When the full Gram matrix is not there but this pair's fits the
@@ -262,6 +269,12 @@ class TrainingKernel:
             The indices of the points of each class.
         i, j : int
             The two classes, i != j.
+        reuse : bool, default=True
+            Keep class blocks and reuse one buffer for the pair's matrix
+            (valid until the next call). False: compute every block and
+            give the pair a matrix of its own, for machines trained at the
+            same time (``fit_one_vs_one(n_jobs=...)``); the values are
+            those of the same block calls.
 
         Returns
         -------
@@ -297,10 +310,15 @@ class TrainingKernel:
             return members, self.gram(members)
         if not gram_fits(members.size, self.dtype, self.cache_size):
             return members, self.gram(members)
-        K = self._pair_matrix(members.size)
         split = first.size
-        K[:split, :split] = self._class_block(groups, i, members.size)
-        K[split:, split:] = self._class_block(groups, j, members.size)
+        if reuse:
+            K = self._pair_matrix(members.size)
+            K[:split, :split] = self._class_block(groups, i, members.size)
+            K[split:, split:] = self._class_block(groups, j, members.size)
+        else:
+            K = np.empty((members.size, members.size), dtype=self.dtype)
+            K[:split, :split] = self.block(first, first)
+            K[split:, split:] = self.block(second, second)
         K[:split, split:] = self.block(first, second)
         _copy_transposed(K[:split, split:], K[split:, :split])
         return members, DenseGram(K)
@@ -731,7 +749,9 @@ def check_model_memory(n_classes, n_samples, copies=1):
     return needed
 
 
-def fit_one_vs_one(training, y_index, n_classes, solve, *, progress=False):
+def fit_one_vs_one(
+    training, y_index, n_classes, solve, *, progress=False, n_jobs=None
+):
     """Train the K (K - 1) / 2 pairwise SVMs of one-vs-one.
 
     The machine for the pair (i, j), i < j, is trained on the points of
@@ -755,8 +775,18 @@ def fit_one_vs_one(training, y_index, n_classes, solve, *, progress=False):
         ``svmlib.solvers.SolverResult``, for example
         ``lambda gram, y, members: smo(gram, y, C)``.
     progress : bool, default=False
-        Show a progress bar over the machines (plain ``tqdm`` on stderr;
+        Show a progress bar over the machines (``tqdm.auto``: a widget in
+        a notebook with ipywidgets, text on stderr elsewhere;
         ``SVC(verbose=True)``).
+    n_jobs : int or None, default=None
+        How many machines are trained at the same time, in scikit-learn's
+        convention: None means 1 unless a ``joblib.parallel_config``
+        context says otherwise, -1 all cores. With more than one job the
+        machines run in :class:`joblib.Parallel` (threads unless the
+        joblib context chooses another backend: processes, Dask's
+        workers); see :func:`_solve_in_parallel`. The model is the same:
+        the machines are independent, and their results are put in
+        LIBSVM's order whatever order they finish in.
 
     Returns
     -------
@@ -791,13 +821,18 @@ def fit_one_vs_one(training, y_index, n_classes, solve, *, progress=False):
     pairs = schedule.pairs
     groups = [np.flatnonzero(y_index == c) for c in range(n_classes)]
     solved = {}  # (i, j) -> (members, result), in the order of solving
-    with blas_threads_scan():  # BLAS libraries found once for all machines
-        for _ in tqdm(pairs, desc="one-vs-one machines", disable=not progress):
-            i, j = schedule.next_pair()
-            members, gram = training.pair_gram(groups, i, j)
-            y_pm = np.where(y_index[members] == i, 1.0, -1.0)
-            solved[i, j] = members, solve(gram, y_pm, members)
-            schedule.solved(i, j)
+    if len(pairs) > 1 and effective_n_jobs(n_jobs) != 1:
+        solved = _solve_in_parallel(
+            training, groups, y_index, pairs, solve, n_jobs, progress
+        )
+    else:
+        with blas_threads_scan():  # BLAS libraries found once for all
+            for _ in tqdm(pairs, desc=_BAR, disable=not progress):
+                i, j = schedule.next_pair()
+                members, gram = training.pair_gram(groups, i, j)
+                y_pm = np.where(y_index[members] == i, 1.0, -1.0)
+                solved[i, j] = members, solve(gram, y_pm, members)
+                schedule.solved(i, j)
     results = [solved[pair] for pair in pairs]  # LIBSVM's order
 
     alpha = np.zeros((len(pairs), y_index.size))
@@ -818,6 +853,66 @@ def fit_one_vs_one(training, y_index, n_classes, solve, *, progress=False):
         converged=np.array([r.converged for _, r in results]),
         kkt_violation=np.array([r.kkt_violation for _, r in results]),
     )
+
+
+_BAR = "one-vs-one machines"
+
+
+def _solve_in_parallel(training, groups, y_index, pairs, solve, n_jobs, bar):
+    """Train the machines of ``pairs`` as joblib tasks; {(i, j): result}.
+
+    The tasks are dispatched largest pair first (the longest machines do
+    not wait at the end), and each result is stored under its pair, so
+    the model does not depend on the order in which the tasks run or
+    finish. When the full Gram matrix fits the budget it is computed
+    once, here, before the tasks (every machine then takes its block, as
+    with one job); otherwise each task assembles its pair's matrix from
+    the same kernel blocks as one job does (``pair_gram(reuse=False)``),
+    so up to ``n_jobs`` pair matrices are in memory at once, and their
+    blocks are computed with one BLAS thread per job (in float32 the last
+    bit of a kernel value can then differ from a one-job fit's, which
+    computes them with all BLAS threads).
+
+    The default backend is threads (joblib's ``prefer="threads"``; a
+    ``joblib.parallel_config(backend=...)`` context overrides it, and
+    ``backend="dask"`` sends the tasks to a Dask cluster's workers).
+    """
+    # Threads or processes (measured with benchmarks/cores.py and by hand
+    # on the 2-core development machine, 2026-11-26, MNIST samples, C=10,
+    # gamma=0.02, 45 machines; the machine was shared, load average 15):
+    # n = 3000: n_jobs=1 2.8 s, threads 3.9-4.5 s, loky processes 9.0 s;
+    # n = 4000: n_jobs=1 3.2-5.0 s, threads 4.3-4.6 s, loky 10.8 s;
+    # benchmarks/cores.py at n = 4000: 1 core 11.19 s, 2 cores (threads)
+    # 11.29 s. Threads, because the work they share is the full Gram
+    # matrix, computed once here, before the tasks, with all of BLAS's
+    # threads: threads read it where it is, while processes get it
+    # memory-mapped through a file that joblib writes at every fit (64 MB
+    # at n = 4000, 400 MB at n = 10000), which cost more than the
+    # machines. A thread runs concurrently with the others where NumPy
+    # and BLAS release the GIL: the block copies of a pair and the
+    # compiled SMO loop if numba compiles it with nogil=True.
+    order = sorted(
+        pairs, key=lambda p: -(groups[p[0]].size + groups[p[1]].size)
+    )
+    tasks = (
+        delayed(_solve_pair)(training, groups, y_index, i, j, solve)
+        for i, j in order
+    )
+    run = Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")
+    # One BLAS thread per job, set here for the whole run: BLAS's thread
+    # count is one per process, and solvers in threads that each set and
+    # restored it (column_blas_threads) would leave it at a count that
+    # depends on the order in which they finished.
+    with blas_threads_scan(), column_blas_threads():
+        bar = tqdm(run(tasks), total=len(order), desc=_BAR, disable=not bar)
+        return dict(zip(order, list(bar), strict=True))
+
+
+def _solve_pair(training, groups, y_index, i, j, solve):
+    """One machine, as a task: (members, result) of the pair (i, j)."""
+    members, gram = training.pair_gram(groups, i, j, reuse=False)
+    y_pm = np.where(y_index[members] == i, 1.0, -1.0)
+    return members, solve(gram, y_pm, members)
 
 
 def fit_pairwise_sigmoids(training, y_index, n_classes, solve, random_state):

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import scipy.sparse as sp
+from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.utils import _safe_indexing, check_random_state, column_or_1d
@@ -80,6 +81,13 @@ _SHARED_CONSTRAINTS = {
     "break_ties": ["boolean"],
     "verbose": ["verbose"],
 }
+
+#: n_jobs in scikit-learn's convention: None, -1, -2, ... or >= 1 (not 0).
+_N_JOBS = [
+    Interval(Integral, None, -1, closed="right"),
+    Interval(Integral, 1, None, closed="left"),
+    None,
+]
 
 
 class _BaseSVC(ClassifierMixin, BaseEstimator):
@@ -148,6 +156,7 @@ class _BaseSVC(ClassifierMixin, BaseEstimator):
                 self.classes_.size,
                 solve,
                 progress=bool(self.verbose),
+                n_jobs=self._n_jobs(),
             )
             if self.probability:
                 self.probA_, self.probB_ = fit_pairwise_sigmoids(
@@ -161,6 +170,10 @@ class _BaseSVC(ClassifierMixin, BaseEstimator):
 
     def _check_kernel_parameters(self):
         """Check the parameters that interact (the others: constraints)."""
+
+    def _n_jobs(self):
+        """n_jobs, or None (a joblib context's) for an estimator without."""
+        return getattr(self, "n_jobs", None)
 
     def _check_weights(self, weight, y_index):
         """Check the weights of the points (sample times class weight)."""
@@ -330,7 +343,22 @@ class _BaseSVC(ClassifierMixin, BaseEstimator):
             dual_coef = dual_coef.toarray()
         n = _n_points(X)
         rows = rows_per_block(self.support_.size, self.cache_size)
-        if n <= rows:
+        jobs = effective_n_jobs(self._n_jobs())
+        if jobs != 1 and n > 1:
+            # blocks of points in parallel threads, n_jobs blocks at once
+            # (each within cache_size / n_jobs); BLAS and np.exp release
+            # the GIL
+            rows = max(1, min(-(-n // jobs), rows // jobs))
+            starts = range(0, n, rows)
+            blocks = Parallel(n_jobs=self._n_jobs(), prefer="threads")(
+                delayed(self._block_decision)(
+                    _safe_indexing(X, np.arange(s, min(n, s + rows))),
+                    dual_coef,
+                )
+                for s in starts
+            )
+            decision = np.vstack(blocks)
+        elif n <= rows:
             decision = self._block_decision(X, dual_coef)
         else:  # kernel values in blocks of rows, within cache_size
             decision = np.empty((n, self.intercept_.size))
@@ -660,8 +688,28 @@ callable, default="rbf"
         equal votes by the confidence; otherwise ties go to the class that
         comes first in ``classes_``.
     verbose : bool, default=False
-        Show a progress bar (``tqdm``, on stderr) over the binary machines
-        while ``fit`` trains them: 45 for the ten digits of MNIST.
+        Show a progress bar (``tqdm.auto``: a widget in a notebook, text
+        on stderr elsewhere) over the binary machines while ``fit``
+        trains them: 45 for the ten digits of MNIST.
+    n_jobs : int or None, default=None
+        How many binary machines ``fit`` trains at the same time (the
+        cross-validation of ``probability=True`` runs in one job), and how many
+        blocks of points ``decision_function``, ``predict`` and
+        ``predict_proba`` compute at once, in scikit-learn's convention: None
+        means 1 unless a ``joblib.parallel_config`` context says otherwise, -1
+        means all cores; 0 is an error. The machines run in
+        ``joblib.Parallel``, threads by default, or the backend that a joblib
+        context chooses (``joblib.parallel_config(backend="dask")`` runs them
+        on a Dask cluster's workers). The fitted model is the same as with one
+        job (same support vectors, ``dual_coef_``, ``intercept_``) when the
+        training Gram matrix fits ``cache_size`` (it is computed once, before
+        the machines) or is precomputed; over that budget each job computes its
+        pair's kernel blocks with one BLAS thread, which can change the last
+        bit of kernel values, and the model agrees within the solver's
+        tolerance. Decision values agree with one job's to rounding (the
+        kernel's matrix product is split into other blocks of points). With
+        ``selection="platt"`` give ``random_state`` as an int: a shared
+        RandomState would be drawn from in the order in which the machines run.
 
     Attributes
     ----------
@@ -774,6 +822,7 @@ callable, default="rbf"
         ],
         "sigma": [Interval(Real, 0.0, None, closed="neither"), None],
         "selection": [StrOptions({"wss2", "platt"})],
+        "n_jobs": _N_JOBS,
     }
 
     def __init__(
@@ -796,6 +845,7 @@ callable, default="rbf"
         decision_function_shape="ovr",
         break_ties=False,
         verbose=False,
+        n_jobs=None,
     ):
         self.C = C
         self.kernel = kernel
@@ -814,6 +864,7 @@ callable, default="rbf"
         self.decision_function_shape = decision_function_shape
         self.break_ties = break_ties
         self.verbose = verbose
+        self.n_jobs = n_jobs
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -938,6 +989,11 @@ class NuSVC(_BaseSVC):
     of classes, and predicts by their votes, as :class:`SVC`. Every pair
     (i, j) must make nu feasible: nu (n_i + n_j) / 2 <= min(n_i, n_j),
     with n_c the total weight of class c.
+
+    The machines run in parallel under a joblib context, as those of
+    ``SVC(n_jobs=None)``: ``with joblib.parallel_config(n_jobs=2):
+    NuSVC().fit(X, y)`` (threads; or ``backend="dask"``) fits the model
+    of one job.
 
     Parameters
     ----------
