@@ -54,7 +54,14 @@ from ..duality import (
     intercept_from_errors,
     max_violation,
 )
-from ..gram import as_gram, check_symmetric, column_blas_threads
+from ..gram import (
+    DenseGram,
+    DoubledGram,
+    as_gram,
+    check_symmetric,
+    column_blas_threads,
+)
+from . import _smo_compiled
 from ._common import SolverResult, warn_not_converged
 
 __all__ = ["smo", "two_variable_step", "step_bounds"]
@@ -287,8 +294,18 @@ def _solve_wss2(state, tol, max_iter, shrinking):
     period = min(state.gram.n, 1000)
     counter, unshrunk = period, False
     progress = _Progress(state.gram.n)
+    compiled = _compiled_loop(state)  # the same steps, compiled; or None
     try:
         while state.n_iter < max_iter:
+            if compiled is not None:  # plain steps; the others below
+                counter, stalled = compiled.run(
+                    tol, max_iter, shrinking, counter, progress
+                )
+                if stalled:
+                    state.status = "stalled"
+                    return
+                if state.n_iter >= max_iter:
+                    break
             if shrinking:
                 counter -= 1
                 if counter == 0:
@@ -316,6 +333,23 @@ def _solve_wss2(state, tol, max_iter, shrinking):
         state.status = "max_iter"
     finally:
         state.unshrink()
+
+
+def _compiled_loop(state):
+    """Return the compiled loop for ``state``, or None where it cannot run.
+
+    :mod:`svmlib.solvers._smo_compiled` takes the same steps as the loop of
+    :func:`_solve_wss2` on a Gram matrix held as an array (without history);
+    ``_smo_compiled.ENABLED = False`` keeps every step in NumPy.
+    """
+    if not _smo_compiled.ENABLED or state.history is not None:
+        return None
+    gram = state.gram
+    if type(gram) is DoubledGram:
+        gram = gram.inner
+    if type(gram) is not DenseGram:
+        return None
+    return _smo_compiled.CompiledLoop(state, gram.K, TAU)
 
 
 def _step_maximal_pair(state, i, K_i):
