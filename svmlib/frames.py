@@ -137,6 +137,8 @@ def _accessible(page, n_frames, alt):
         f"{_STYLE}"
         f'<div class="animation svmlib-player" id="_anim_player{uid}" '
         f'tabindex="0" role="group" aria-label="{label}" '
+        # as wide as the frame (and padding), or as the buttons in a row
+        f'style="width: {max(round(width / PLAYER_DENSITY), 400) + 8}px;" '
         f'onkeydown="{_KEYS.format(id=uid)}">',
         1,
     )
