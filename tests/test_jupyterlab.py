@@ -4,9 +4,13 @@ JupyterLab (4.6.6, the version students install) is started on 127.0.0.1
 in the test, on a temporary copy of a one-cell notebook that makes a
 ``FramePlayer``; headless Chromium (Playwright, as in tests/test_browser.py)
 opens it, runs all cells, and measures the player's image before anything
-touches it. Before issue 30 that image was laid out 0 x 0 until the slider
-moved. A screenshot of the player right after Run All is written to
-``$SVMBOOK_SCREENSHOTS`` (default: _build/screenshots/jupyterlab/).
+touches it. Issue 30 saw chapter players laid out 0 x 0 until the slider
+moved; in this one-cell notebook matplotlib's own player (no src in its
+<img> tag) did show, 240 x 180, so this test checks the first frame's size
+and the arrow keys in Lab, and tests/test_frames.py shows that the frame
+is in the HTML itself (Chromium with JavaScript off). A screenshot of the
+player right after Run All is written to ``$SVMBOOK_SCREENSHOTS``
+(default: _build/screenshots/jupyterlab/).
 
 Skipped, with the reason, when Chromium, Playwright or JupyterLab is missing
 or JupyterLab does not start; a failure under ``SVMBOOK_CHECK_BUILD=1``.
