@@ -611,7 +611,8 @@ HOSTILE = {
     ),
     "dynamic_import": (
         {"test_square": 2, "test_root": 3},
-        "imports or runs code by name (import_module): review it",
+        "imports or runs code by name (getattr, import_module, importlib): "
+        "review it",
     ),
     "network": (
         {"test_square": 2, "test_root": 3},
@@ -788,7 +789,8 @@ def test_off_limits_names_and_the_grader_itself():
         set(),
     ]
     assert dynamic_code("import importlib\nimportlib.import_module('m')") == [
-        "import_module"
+        "import_module",
+        "importlib",
     ]
     assert dynamic_code("def f(:") == []  # unparsable: nothing claimed
 
@@ -1038,3 +1040,339 @@ def test_student_edition_cuts_gated_solutions_with_their_code(monkeypatch):
     )
     with pytest.raises(ExtensionError, match="no solution-end"):
         edition.strip_gated_solutions(unclosed, "chapters/unclosed")
+
+
+# ---------------------------------------------------------------------------
+# Issue 25: every grade kept, every submission contained, feedback from
+# what the grader decided, computed names flagged
+# ---------------------------------------------------------------------------
+
+#: The lines of the tiny assignment's hidden tests.
+TINY_HIDDEN = (
+    "assert square(-2) == 4",
+    "np.testing.assert_allclose(root(2.0), math.sqrt(2.0))",
+)
+GOOD = {
+    "square": "def square(x):\n    return x * x",
+    "root": "def root(x):\n    return x ** 0.5",
+}
+
+
+def _in_folder(tmp_path, student, written):
+    """Move a submission to submitted/<student>/tiny.ipynb."""
+    folder = tmp_path / "submitted" / student
+    folder.mkdir(parents=True)
+    return str(written.rename(folder / "tiny.ipynb"))
+
+
+def _with_cell(path, source, nbgrader_meta):
+    """Append a student cell carrying ``nbgrader_meta`` to a submission."""
+    nb = nbformat.read(path, as_version=4)
+    nb.cells.append(
+        new_code_cell(source, metadata={"nbgrader": nbgrader_meta})
+    )
+    nbformat.write(nb, path)
+    return path
+
+
+def _totals(grades):
+    with grades.open() as handle:
+        rows = list(csv.DictReader(handle))
+    return rows, {
+        Path(row["notebook"]).parent.name: (float(row["points"]), row["flags"])
+        for row in rows
+        if row["question"] == "TOTAL (autograded)"
+    }
+
+
+@needs_bwrap
+def test_batch_keeps_every_grade(tiny, tmp_path, monkeypatch, capsys):
+    source, submission = tiny
+    notebooks = [
+        _in_folder(tmp_path, "alice", submission("alice", **GOOD)),
+        # a cell marked locked without a grade_id: KeyError in nbgrader's
+        # DeduplicateIds, which stopped the whole batch
+        _in_folder(
+            tmp_path, "bob",
+            _with_cell(submission("bob", **GOOD), "x = 1", {"locked": True}),
+        ),
+        _in_folder(tmp_path, "carol", submission("carol")),  # made not JSON
+        _in_folder(tmp_path, "dave", submission("dave", **GOOD)),
+        _in_folder(tmp_path, "erin", submission("erin", **GOOD)),
+    ]  # fmt: skip
+    Path(notebooks[2]).write_text('{"cells": [')
+
+    # a crash of the grader itself on one submission (dave's)
+    restore = grading.RestoreLockedCells.preprocess
+
+    def crash_on_dave(self, nb, resources):
+        if any("dave" in cell.source for cell in nb.cells):
+            raise KeyError("grade_id")
+        return restore(self, nb, resources)
+
+    monkeypatch.setattr(
+        grading.RestoreLockedCells, "preprocess", crash_on_dave
+    )
+    nb = nbformat.read(notebooks[3], as_version=4)
+    nb.cells[2].source += "\n# dave"
+    nbformat.write(nb, notebooks[3])
+
+    grades, summary = tmp_path / "grades.csv", tmp_path / "summary.csv"
+    feedback = tmp_path / "feedback"
+    status = main([
+        "grade", *notebooks, "--source", str(source), "--csv", str(grades),
+        "--feedback", str(feedback), "--summary", str(summary),
+        "--timeout", "20",
+    ])  # fmt: skip
+    assert status == 1  # some submissions could not be graded
+    out = capsys.readouterr().out
+    rows, totals = _totals(grades)
+    assert {k: v[0] for k, v in totals.items()} == {
+        "alice": 5, "bob": 5, "carol": 0, "dave": 0, "erin": 5,
+    }  # fmt: skip
+    assert len(rows) == 5 * 4  # every submission: three questions, a total
+    assert "without a grade_id" in totals["bob"][1]
+    assert "KeyError" in totals["dave"][1] and "ERROR" in totals["dave"][1]
+    assert "not a readable Jupyter notebook" in totals["carol"][1]
+    assert out.count("ERROR: cannot grade") == 2
+    # feedback and the summary for the graded ones
+    written = sorted(p.parent.name for p in feedback.rglob("*.ipynb"))
+    assert written == ["alice", "bob", "erin"]
+    with summary.open() as handle:
+        per_question = {row["question"]: row for row in csv.DictReader(handle)}
+    assert per_question["TOTAL (autograded)"]["graded"] == "5"
+
+
+def test_csv_rows_are_written_as_each_submission_finishes(
+    monkeypatch, tmp_path
+):
+    grades = tmp_path / "grades.csv"
+    seen = []
+
+    def quick_grade(notebook, source=None, **options):
+        # the rows of the submissions graded before this one are there
+        if grades.exists():
+            with grades.open() as handle:
+                seen.append(len(list(csv.DictReader(handle))))
+        else:
+            seen.append(0)
+        if "c" in Path(notebook).parent.name:
+            raise KeyboardInterrupt  # the instructor stops the run
+        question = QuestionGrade("test_square", 2.0, 2.0, "passed")
+        return GradeReport(str(notebook), questions=[question])
+
+    monkeypatch.setattr(grading, "grade_notebook", quick_grade)
+    notebooks = [f"submitted/{name}/03_smo.ipynb" for name in "abcd"]
+    with pytest.raises(KeyboardInterrupt):
+        main(["grade", *notebooks, "--csv", str(grades)])
+    assert seen == [0, 2, 4]
+    _, totals = _totals(grades)
+    assert set(totals) == {"a", "b"}
+
+
+def test_reports_escape_control_characters_and_cap_flags(tmp_path):
+    from svmlib.teaching.records import update_csv
+
+    report = GradeReport(
+        "submitted/evil\n  FLAG: none\x1b[2J/tiny.ipynb",
+        questions=[
+            QuestionGrade("test_x", 0.0, 1.0, "failed", "E: \x1b[31mred\r")
+        ],
+        flags=[f"flag {k} " + "x" * 1000 for k in range(200)],
+    )
+    report.flags = grading._capped(report.flags, "flags")
+    assert len(report.flags) == grading.MAX_FLAGS
+    assert report.flags[-1] == "... and 181 more flags"
+    assert all(len(f) <= grading.MAX_LENGTH for f in report.flags)
+    text = report.to_text()
+    assert "\x1b" not in text and "\r" not in text
+    assert text.count("\n") == len(text.splitlines()) - 1
+    assert text.splitlines()[0] == (
+        "Grading submitted/evil\\n  FLAG: none\\x1b[2J/tiny.ipynb"
+    )
+    grades = tmp_path / "grades.csv"
+    update_csv(grades, [report])
+    raw = grades.read_bytes()
+    assert b"\x1b" not in raw and raw.count(b"\n") == 3  # three rows
+    with grades.open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 2 and len(rows[-1]["flags"]) < 32767
+    assert "\n" not in rows[-1]["notebook"]
+    update_csv(grades, [report])  # graded again: replaced, not appended
+    with grades.open(newline="") as handle:
+        assert len(list(csv.DictReader(handle))) == 2
+
+
+#: Bombs (tests/submissions): fixture -> (points, the flag, options)
+BOMBS = {
+    "memory_bomb": (
+        {"test_square": 2, "test_root": 3},
+        "reached the memory limit (2048 MiB)",
+    ),
+    "fork_bomb": (
+        {"test_square": 2, "test_root": 3},
+        "reached the process limit (100)",
+    ),
+}
+
+
+@needs_bwrap
+def test_bombs_are_contained_and_the_batch_goes_on(tiny, tmp_path, capsys):
+    source, submission = tiny
+    notebooks = [
+        _in_folder(tmp_path, name, submission(name, **hostile_sources(name)))
+        for name in BOMBS
+    ]
+    notebooks.append(_in_folder(tmp_path, "zoe", submission("zoe", **GOOD)))
+    grades = tmp_path / "grades.csv"
+    status = main([
+        "grade", *notebooks, "--source", str(source), "--csv", str(grades),
+        "--timeout", "60", "--memory", "2048", "--processes", "100",
+    ])  # fmt: skip
+    out = capsys.readouterr().out
+    assert status == 0, out
+    rows, totals = _totals(grades)
+    for name, (expected, flag) in BOMBS.items():
+        got = {
+            r["question"]: float(r["points"])
+            for r in rows
+            if f"/{name}/" in r["notebook"] and r["question"] in expected
+        }
+        assert got == expected, out
+        assert flag in totals[name][1], out
+    assert totals["zoe"] == (5.0, ""), out
+
+
+@needs_bwrap
+def test_notebook_budget_stops_the_remaining_cells(tiny):
+    source, submission = tiny
+    path = submission(
+        "slow",
+        square="import time\ntime.sleep(5)\n" + GOOD["square"],
+        root="import time\ntime.sleep(5)\n" + GOOD["root"],
+    )
+    # 5 s for square, 3 s left for the rest: root is stopped
+    limits = grading.Limits(notebook_time=8)
+    report = grade_notebook(path, source, timeout=20, limits=limits)
+    assert points(report) == {"test_square": 2, "test_root": 0, "why": None}
+    assert any("budget of 8 s" in note for note in report.notes), (
+        report.to_text()
+    )
+    with pytest.raises(ValueError, match="notebook_time"):
+        grading.Limits(notebook_time=0)
+    with pytest.raises(ValueError, match="limits"):
+        grade_notebook(path, source, limits={"memory": 1})
+    assert main(["grade", str(path), "--memory", "-1"]) == 2
+
+
+def _hidden_lines_in(text):
+    return [line for line in TINY_HIDDEN if line in text]
+
+
+@needs_bwrap
+def test_feedback_holds_no_hidden_test(tiny, tmp_path):
+    source, submission = tiny
+    path = _in_folder(
+        tmp_path, "mallory",
+        submission("mallory", **hostile_sources("leak_hidden_tests")),
+    )  # fmt: skip
+    feedback = tmp_path / "feedback"
+    main([
+        "grade", path, "--source", str(source), "--feedback", str(feedback),
+        "--timeout", "20",
+    ])  # fmt: skip
+    text = (feedback / "tiny.ipynb").read_text()
+    assert _hidden_lines_in(text) == [] and "HIDDEN" not in text
+    nb = nbformat.read(feedback / "tiny.ipynb", as_version=4)
+    # no output of the grading run: errors as the grader wrote them
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert outputs and all(o.output_type == "error" for o in outputs)
+    assert any("withheld" in o.evalue for o in outputs)
+    # the grader itself saw the leak in the executed notebook (the attack
+    # did run), and scored the correct answers
+    report = grade_notebook(path, source, timeout=20)
+    executed = nbformat.writes(report.executed_notebook)
+    assert _hidden_lines_in(executed) and report.score == 5
+
+
+def test_feedback_shows_the_hint_of_a_question_that_lost_points():
+    from svmlib.teaching.records import feedback_notebook
+
+    nb = tiny_notebook()
+    test = nb.cells[3]
+    test.metadata["svmbook"] = {"hint": "square of a negative number"}
+    test.outputs = [
+        nbformat.v4.new_output(
+            "error", ename="AssertionError", evalue="",
+            traceback=["----> 3 assert square(-2) == 4"],
+        ),
+        nbformat.v4.new_output("stream", name="stdout", text=TINY_HIDDEN[0]),
+    ]  # fmt: skip
+    nb.cells[2].outputs = [
+        nbformat.v4.new_output(
+            "error", ename="ValueError", evalue=f"see {TINY_HIDDEN[0]}",
+            traceback=[],
+        )
+    ]  # fmt: skip
+    report = GradeReport(
+        "a.ipynb", questions=[QuestionGrade("test_square", 0.0, 2.0, "failed")]
+    )
+    report.executed_notebook = nb
+    feedback = feedback_notebook(report)
+    text = nbformat.writes(feedback)
+    assert _hidden_lines_in(text) == []
+    outputs = feedback.cells[4].outputs
+    assert outputs[0].evalue == "AssertionError in a hidden test"
+    assert outputs[1].text == "Hint: square of a negative number"
+    assert "withheld" in feedback.cells[3].outputs[0].evalue
+
+
+@needs_bwrap
+def test_computed_names_and_made_up_marks_are_flagged(tiny, tmp_path):
+    source, submission = tiny
+    path = submission("getattr", **hostile_sources("getattr_off_limits"))
+    report = grade_notebook(path, source, timeout=20)
+    assert points(report) == {"test_square": 2, "test_root": 3, "why": None}
+    assert any(
+        "imports or runs code by name (getattr)" in f for f in report.flags
+    ), report.to_text()
+
+    # a student cell passed off as an instructor's read-only cell, calling
+    # the off-limits math.sqrt: before, it was not read as the student's
+    made_up = {
+        "grade": False, "solution": False, "locked": True,
+        "grade_id": "given_helper", "schema_version": 3,
+    }  # fmt: skip
+    path = _with_cell(
+        submission("made_up", square=GOOD["square"], root="root = None"),
+        "root = math.sqrt",
+        made_up,
+    )
+    nb = nbformat.read(path, as_version=4)
+    nb.cells.insert(5, nb.cells.pop())  # before test_root
+    nbformat.write(nb, path)
+    report = grade_notebook(path, source, timeout=20)
+    assert points(report) == {"test_square": 2, "test_root": 0, "why": None}
+    assert any(
+        "grade_id the assignment does not have (given_helper)" in f
+        for f in report.flags
+    ), report.to_text()
+    assert any("calls off-limits math.sqrt" in f for f in report.flags)
+
+
+def test_dynamic_code_names():
+    from svmlib.teaching.off_limits import dynamic_code
+
+    assert dynamic_code("f = getattr(svmlib, 'S' + 'VC')") == ["getattr"]
+    assert dynamic_code("g = getattr\nh = g(svmlib, 'SVC')") == ["getattr"]
+    assert dynamic_code("setattr(m, 'f', g)") == ["setattr"]
+    assert dynamic_code("f = globals()['S' + 'VC']") == ["globals"]
+    assert dynamic_code("import sys\nm = sys.modules['svmlib']") == [
+        "sys.modules"
+    ]
+    assert dynamic_code("from sys import modules") == ["sys.modules"]
+    assert dynamic_code("import importlib.util") == ["importlib"]
+    assert dynamic_code("from importlib import reload") == ["importlib"]
+    assert dynamic_code("m = __import__('svmlib')") == ["__import__"]
+    # honest code: nothing
+    assert dynamic_code("import sys\nprint(sys.version)\nx = obj.attr") == []

@@ -75,6 +75,7 @@ from .cli import main  # noqa: E402
 from .grading import (  # noqa: E402
     DEFAULT_TIMEOUT,
     GradeReport,
+    Limits,
     QuestionGrade,
     RestoreLockedCells,
     grade_notebook,
@@ -84,6 +85,7 @@ from .release import release, release_notebook, student_edition  # noqa: E402
 __all__ = [
     "DEFAULT_TIMEOUT",
     "GradeReport",
+    "Limits",
     "QuestionGrade",
     "RestoreLockedCells",
     "grade_notebook",

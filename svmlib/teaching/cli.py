@@ -9,7 +9,7 @@ import csv
 import math
 import multiprocessing
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import nbformat
@@ -17,6 +17,7 @@ from tqdm import tqdm
 
 from . import grading, records
 from .release import release, student_edition
+from .sandbox import Limits
 
 __all__ = ["main"]
 
@@ -72,6 +73,35 @@ def _parser():
         default=grading.DEFAULT_TIMEOUT,
         help=f"time limit per cell (default {grading.DEFAULT_TIMEOUT})",
     )  # fmt: skip
+    defaults = Limits()
+    grd.add_argument(
+        "--notebook-timeout", metavar="SECONDS", type=float,
+        default=defaults.notebook_time,
+        help="wall-clock budget of a whole notebook; the cells left when it "
+        f"is spent are not run (default {defaults.notebook_time:g})",
+    )  # fmt: skip
+    grd.add_argument(
+        "--memory", metavar="MIB", type=float, default=defaults.memory,
+        help="address space of each process of a kernel in the sandbox, "
+        f"in MiB (default {defaults.memory:g})",
+    )  # fmt: skip
+    grd.add_argument(
+        "--processes", metavar="N", type=int, default=defaults.processes,
+        help="processes and threads of the kernel's user in the sandbox "
+        f"(default {defaults.processes})",
+    )  # fmt: skip
+    grd.add_argument(
+        "--cpu-time", metavar="SECONDS", type=float,
+        default=defaults.cpu_time,
+        help="CPU seconds of each process in the sandbox; the kernel is "
+        f"killed past it (default {defaults.cpu_time:g})",
+    )  # fmt: skip
+    grd.add_argument(
+        "--file-size", metavar="MIB", type=float,
+        default=defaults.file_size,
+        help="largest file a kernel in the sandbox may write, in MiB "
+        f"(default {defaults.file_size:g})",
+    )  # fmt: skip
     grd.add_argument(
         "--jobs", metavar="N", type=int, default=1,
         help="grade N submissions at a time (default 1)",
@@ -99,8 +129,26 @@ def _parser():
 
 
 def _grade_one(notebook, content, options):
-    """Grade one submission (in a worker process when --jobs > 1)."""
-    return grading.grade_notebook(notebook, content=content, **options)
+    """Grade one submission (in a worker process when --jobs > 1).
+
+    Whatever goes wrong with this submission becomes its report's error;
+    only a problem on the instructor's side (``SourceError``) is raised.
+    """
+    try:
+        return grading.grade_notebook(notebook, content=content, **options)
+    except grading.SourceError:
+        raise
+    except Exception as error:
+        return _failed(notebook, error)
+
+
+def _failed(notebook, error):
+    """Return the report of a submission the grader could not grade."""
+    return grading.GradeReport(
+        str(Path(notebook)),
+        error=f"cannot grade: the grader failed on it "
+        f"({type(error).__name__}: {error})",
+    )
 
 
 def _read_all(notebooks):
@@ -119,7 +167,7 @@ def _read_all(notebooks):
 
 
 def _reports(notebooks, options, jobs):
-    """Grade every notebook; yield the reports in the given order."""
+    """Grade every notebook; yield the reports as they are finished."""
     contents = _read_all(notebooks)
     if jobs == 1:
         for notebook in notebooks:
@@ -128,23 +176,28 @@ def _reports(notebooks, options, jobs):
     # a fresh interpreter per worker: no state shared with this process
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        futures = [
-            pool.submit(_grade_one, notebook, contents[notebook], options)
+        futures = {
+            pool.submit(_grade_one, notebook, contents[notebook], options): (
+                notebook
+            )
             for notebook in notebooks
-        ]
-        for future in futures:
-            yield future.result()
+        }
+        for future in as_completed(futures):
+            try:
+                yield future.result()
+            except grading.SourceError:
+                for other in futures:
+                    other.cancel()
+                raise
+            except Exception as error:  # a worker that died, say
+                yield _failed(futures[future], error)
 
 
-def _write_feedback(folder, notebooks, reports):
-    for relative, report in zip(
-        records.feedback_paths(notebooks), reports, strict=True
-    ):
-        if report.executed_notebook is None:
-            continue
-        target = Path(folder) / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        nbformat.write(records.feedback_notebook(report), target)
+def _write_feedback(target, report):
+    if report.executed_notebook is None:
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(records.feedback_notebook(report), target)
 
 
 def _write_summary(path, summary):
@@ -164,6 +217,16 @@ def _check_options(args):
     if args.jobs < 1:
         return "--jobs must be at least 1"
     try:
+        args.limits = Limits(
+            memory=args.memory, processes=args.processes,
+            cpu_time=args.cpu_time, file_size=args.file_size,
+            notebook_time=args.notebook_timeout,
+        )  # fmt: skip
+    except ValueError as error:
+        return "--" + str(error).replace("_", "-").replace(
+            "notebook-time", "notebook-timeout"
+        )
+    try:
         grading.use_sandbox(args.isolation)
     except ValueError as error:
         return str(error)
@@ -176,8 +239,16 @@ def _grade(args):
         print(problem, file=sys.stderr)
         return 2
     options = dict(
-        source=args.source, timeout=args.timeout, isolation=args.isolation
-    )
+        source=args.source, timeout=args.timeout, isolation=args.isolation,
+        limits=args.limits,
+    )  # fmt: skip
+    feedback = {
+        str(Path(notebook)): relative
+        for notebook, relative in zip(
+            args.notebooks, records.feedback_paths(args.notebooks),
+            strict=True,
+        )
+    }  # fmt: skip
     reports, status = [], 0
     # a progress bar for a person at a terminal; disable=None turns it off
     # when stderr is not a terminal (CI, pytest, a log file)
@@ -187,22 +258,34 @@ def _grade(args):
     )  # fmt: skip
     try:
         for report in _reports(args.notebooks, options, args.jobs):
-            progress.set_postfix_str(Path(report.notebook).name)
+            progress.set_postfix_str(
+                grading.printable(Path(report.notebook).name)
+            )
             progress.update()
             # above the bar, which tqdm draws again below
             progress.write(report.to_text(), file=sys.stdout)
             sys.stdout.flush()
             status = 1 if report.error else status
             reports.append(report)
-    except ValueError as error:  # the instructor's side: a missing source
+            # kept as soon as graded: an interrupted run loses nothing done
+            if args.feedback:
+                target = Path(args.feedback) / feedback[report.notebook]
+                try:
+                    _write_feedback(target, report)
+                except Exception as error:  # this one's feedback only
+                    print(
+                        "could not write the feedback of "
+                        f"{grading.printable(report.notebook)}: "
+                        f"{type(error).__name__}",
+                        file=sys.stderr,
+                    )
+            if args.csv:
+                records.update_csv(args.csv, [report])
+    except grading.SourceError as error:  # the instructor's side
         progress.close()
         print(f"grade failed: {error}", file=sys.stderr)
         return 1
     progress.close()
-    if args.feedback:
-        _write_feedback(args.feedback, args.notebooks, reports)
-    if args.csv:
-        records.update_csv(args.csv, reports)
     summary = records.class_summary(reports)
     if len(reports) > 1:
         print(records.summary_text(summary))

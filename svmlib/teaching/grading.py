@@ -20,6 +20,7 @@ import math
 import numbers
 import re
 import secrets
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +37,48 @@ from traitlets import Any
 
 from . import kernel_guard, sandbox
 from .off_limits import dynamic_code, off_limits_uses
+from .sandbox import Limits
+
+
+def printable(text):
+    r"""Return ``text`` with control characters escaped, on one line.
+
+    Everything a submission can put in a report (error messages, file
+    names, paths) goes through this before it reaches a terminal or a
+    CSV file: an escape sequence or a newline cannot rewrite the
+    instructor's screen or add lines to a report.
+
+    Parameters
+    ----------
+    text : object
+        Converted with ``str``.
+
+    Returns
+    -------
+    str
+        The text, each non-printable character written as Python writes
+        it in a string literal (``\x1b``, ``\n``).
+
+    Examples
+    --------
+    >>> from svmlib.teaching.grading import printable
+    >>> print(printable("red\x1b[31m\nFLAG: none"))
+    red\x1b[31m\nFLAG: none
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
+def _capped(lines, what):
+    """At most MAX_FLAGS lines of at most MAX_LENGTH characters each."""
+    lines = [
+        line if len(line) <= MAX_LENGTH else line[: MAX_LENGTH - 3] + "..."
+        for line in (printable(line) for line in lines)
+    ]
+    if len(lines) > MAX_FLAGS:
+        extra = len(lines) - MAX_FLAGS + 1
+        lines = lines[: MAX_FLAGS - 1] + [f"... and {extra} more {what}"]
+    return lines
+
 
 #: Default per-cell time limit of the grader, in seconds.
 DEFAULT_TIMEOUT = 120
@@ -53,12 +96,23 @@ TIMEOUT_ERROR = {
 #: Isolation modes of :func:`grade_notebook`.
 ISOLATION = ("auto", "sandbox", "none")
 
+#: The most flags and notes a report keeps, and the longest of each
+#: (a loop of attempts must not flood the terminal or a spreadsheet cell).
+MAX_FLAGS = 20
+MAX_LENGTH = 300
+
+
+class SourceError(ValueError):
+    """The instructor's solution notebook cannot be read (stops a batch)."""
+
 
 __all__ = [
     "DEFAULT_TIMEOUT",
     "GradeReport",
+    "Limits",
     "QuestionGrade",
     "RestoreLockedCells",
+    "SourceError",
     "grade_notebook",
 ]
 
@@ -351,20 +405,21 @@ class GradeReport:
           test_x        1 / 1  passed
           Total (autograded): 1 / 1
         """
-        lines = [f"Grading {self.notebook}"]
+        lines = [f"Grading {printable(self.notebook)}"]
         if self.error:
-            lines.append(f"  ERROR: {self.error}")
-        lines += [f"  FLAG: {flag}" for flag in self.flags]
-        lines += [f"  note: {note}" for note in self.notes]
+            lines.append(f"  ERROR: {printable(self.error)}")
+        lines += [f"  FLAG: {printable(flag)}" for flag in self.flags]
+        lines += [f"  note: {printable(note)}" for note in self.notes]
         if self.questions:
-            width = max(len(q.grade_id) for q in self.questions)
+            width = max(len(printable(q.grade_id)) for q in self.questions)
             lines.append(f"  {'question':<{width}}  {'points':>11}  status")
             for q in self.questions:
                 earned = "-" if q.points is None else f"{q.points:g}"
                 score = f"{earned} / {q.max_points:g}"
-                detail = f" ({q.message})" if q.message else ""
+                detail = f" ({printable(q.message)})" if q.message else ""
+                name = printable(q.grade_id)
                 lines.append(
-                    f"  {q.grade_id:<{width}}  {score:>11}  {q.status}{detail}"
+                    f"  {name:<{width}}  {score:>11}  {q.status}{detail}"
                 )
         total = f"  Total (autograded): {self.score:g} / {self.max_score:g}"
         if self.manual_points:
@@ -426,8 +481,9 @@ class _Run:
     notes, flags : list of str
     """
 
-    def __init__(self, nb, timeout, workspace, isolate):
+    def __init__(self, nb, timeout, workspace, isolate, limits):
         self.nb = nb
+        self.limits = limits
         self.executed = set()
         self.status = {}
         self.timed_out = set()
@@ -436,9 +492,11 @@ class _Run:
         self.guard = f"__svmbook_guard_{secrets.token_hex(8)}"
         self._grader = None  # the grader's cell while it runs
         self.workspace = workspace
+        self.isolate = isolate
+        self.manager = sandbox.kernel_manager(workspace, isolate, limits)
         self.client = NotebookClient(
             nb,
-            km=sandbox.kernel_manager(workspace, isolate),
+            km=self.manager,
             # nbclient counts whole seconds
             timeout=math.ceil(timeout),
             interrupt_on_timeout=True,
@@ -467,8 +525,8 @@ class _Run:
                 nbformat.v4.new_output("error", **TIMEOUT_ERROR)
             )
             self.notes.append(
-                f"cell {cell_index} ran past {self.timeout:g} s and was "
-                "interrupted"
+                f"cell {cell_index} ran past {self.client.timeout:g} s and "
+                "was interrupted"
             )
 
     def _grader_cell(self, code):
@@ -533,41 +591,84 @@ class _Run:
         for kind, detail in report["events"]:
             self.flags.append(f"{_EVENT_TEXT[kind]}: {detail}")
 
+    def _budget_left(self, deadline, index):
+        """Set the cell's time limit from what is left of the budget.
+
+        Return False (with a note) when the notebook's budget is spent.
+        """
+        left = deadline - time.monotonic()
+        if left < 1:
+            self.notes.append(
+                f"the notebook ran past its budget of "
+                f"{self.limits.notebook_time:g} s before cell {index}; "
+                "the remaining cells were not run"
+            )
+            return False
+        self.client.timeout = math.ceil(min(self.timeout, left))
+        return True
+
     def run(self):
-        with self.client.setup_kernel():
+        namespace = None
+        try:
+            # cleanup_kc: the kernel is stopped at the end although the
+            # grader, not nbclient, made its manager
+            with self.client.setup_kernel(cleanup_kc=True):
+                if self.isolate:
+                    namespace = sandbox.pid_namespace(
+                        self.manager.provisioner.pid
+                    )
+                self._run_cells()
+        finally:
+            # the sandbox's processes are gone before the next kernel
+            # starts: they count against its process limit
+            if namespace and not sandbox.wait_for_namespace(namespace):
+                self.notes.append(
+                    "processes of the sandbox were still running 60 s "
+                    "after its kernel was stopped"
+                )
+
+    def _run_cells(self):
+        """Install the guard, run the cells, read the guard's report."""
+        try:
+            self._install_guard()
+        except (RuntimeError, CellTimeoutError) as error:
+            self.notes.append(f"the grader's guard failed: {error}")
+        # the budget counts the cells, not the kernel's start
+        deadline = time.monotonic() + self.limits.notebook_time
+        for index, cell in enumerate(self.nb.cells):
+            if cell.cell_type != "code":
+                continue
+            if not self._budget_left(deadline, index):
+                return
             try:
-                self._install_guard()
-            except (RuntimeError, CellTimeoutError) as error:
-                self.notes.append(f"the grader's guard failed: {error}")
-            for index, cell in enumerate(self.nb.cells):
-                if cell.cell_type != "code":
-                    continue
-                try:
-                    self._run_cell(cell, index)
-                except CellTimeoutError:
-                    self.timed_out.add(index)
-                    cell.outputs.append(
-                        nbformat.v4.new_output("error", **TIMEOUT_ERROR)
-                    )
-                    self.notes.append(
-                        f"cell {index} ran past {self.timeout:g} s and did "
-                        "not stop when interrupted; the remaining cells "
-                        "were not run"
-                    )
-                    return
-                except DeadKernelError:
-                    self.notes.append(
-                        f"the kernel died while running cell {index}; "
-                        "the remaining cells were not run"
-                    )
-                    return
-                except RuntimeError as error:  # a guard call failed
-                    self.flags.append(
-                        f"the grader's guard failed before cell {index} "
-                        f"({error}); the kernel was tampered with"
-                    )
-                self.executed.add(index)
-            self._read_guard_report()
+                self._run_cell(cell, index)
+            except CellTimeoutError:
+                self.timed_out.add(index)
+                cell.outputs.append(
+                    nbformat.v4.new_output("error", **TIMEOUT_ERROR)
+                )
+                self.notes.append(
+                    f"cell {index} ran past {self.client.timeout:g} s "
+                    "and did not stop when interrupted; the remaining "
+                    "cells were not run"
+                )
+                return
+            except DeadKernelError:
+                self.notes.append(
+                    f"the kernel died while running cell {index} (it "
+                    "exited, crashed, or used up a limit: "
+                    f"{self.limits.describe()}); the remaining cells "
+                    "were not run"
+                )
+                return
+            except RuntimeError as error:  # a guard call failed
+                self.flags.append(
+                    f"the grader's guard failed before cell {index} "
+                    f"({error}); the kernel was tampered with"
+                )
+            self.executed.add(index)
+        self.client.timeout = math.ceil(self.timeout)
+        self._read_guard_report()
 
 
 #: How a kind of audit event reads in a flag.
@@ -658,6 +759,64 @@ def _check_off_limits(nb, forbidden, report):
             question.message = "calls " + ", ".join(sorted(names))
 
 
+def _strip_unknown_marks(nb, original, report):
+    """Unmark the cells whose nbgrader metadata the assignment lacks; flag.
+
+    A mark without a ``grade_id`` (nbgrader's ``DeduplicateIds`` would
+    raise ``KeyError`` on it), a mark that is not a dict, or, when the
+    solution notebook is known, a ``grade_id`` it does not have: the cell
+    becomes a plain student cell (run, and read for off-limits calls, as
+    the student's own) and the submission is flagged.
+    """
+    known = None
+    if original is not None:
+        known = {_grade_id(c) for c in original.cells} - {None}
+    for index, cell in enumerate(nb.cells):
+        if "nbgrader" not in cell.get("metadata", {}):
+            continue
+        mark = cell.metadata["nbgrader"]
+        grade_id = mark.get("grade_id") if isinstance(mark, dict) else None
+        if not isinstance(grade_id, str):
+            why = "without a grade_id"
+        elif known is not None and grade_id not in known:
+            why = f"with a grade_id the assignment does not have ({grade_id})"
+        else:
+            continue
+        del cell.metadata["nbgrader"]
+        report.flags.append(
+            f"cell {index} carries nbgrader metadata {why}: graded as a "
+            "student cell"
+        )
+
+
+def _limits_reached(nb, limits):
+    """Return flags for the cells whose errors show a limit stopped them."""
+    found = []
+    for index, cell in enumerate(nb.cells):
+        for output in cell.get("outputs", []):
+            if output.get("output_type") != "error":
+                continue
+            name, value = output.get("ename"), str(output.get("evalue"))
+            if name == "MemoryError":
+                found.append(
+                    f"cell {index} reached the memory limit "
+                    f"({limits.memory:g} MiB)"
+                )
+            elif "Resource temporarily unavailable" in value or (
+                name == "BlockingIOError"
+            ):
+                found.append(
+                    f"cell {index} reached the process limit "
+                    f"({limits.processes:g})"
+                )
+            elif "File too large" in value:
+                found.append(
+                    f"cell {index} reached the file-size limit "
+                    f"({limits.file_size:g} MiB)"
+                )
+    return found
+
+
 def _read_notebook(path, content=None):
     """nbformat.read with one clear message for every way it can fail."""
     try:
@@ -721,6 +880,7 @@ def grade_notebook(
     timeout=DEFAULT_TIMEOUT,
     isolation="auto",
     content=None,
+    limits=None,
 ):
     """Execute a submitted notebook in isolation and score its test cells.
 
@@ -750,22 +910,29 @@ def grade_notebook(
     content : str, optional
         The notebook's text, already read (the command line reads every
         submission before grading any); default: read ``notebook``.
+    limits : Limits, optional
+        Memory, processes, CPU time and file size of the kernel in the
+        sandbox, and the wall-clock budget of the whole notebook; default
+        ``Limits()``. Only the budget applies without a sandbox.
 
     Returns
     -------
     GradeReport
         Points per question and the total, notes and flags. Grading never
-        raises for a bad submission: an unreadable notebook, or a kernel
-        that dies or does not start, is reported in ``error`` / ``notes``
-        with zero points for the questions affected.
+        raises for a bad submission: an unreadable notebook, metadata that
+        nbgrader's preprocessors reject, a crash of the grader on it, or a
+        kernel that dies or does not start, is reported in ``error`` /
+        ``notes`` with zero points for the questions affected. A cell
+        stopped by a memory, process or file-size limit is flagged.
 
     Raises
     ------
     ValueError
         If ``timeout`` is not a positive finite number, ``isolation`` is
-        not one of the three or asks for a sandbox that cannot be had, or
-        the instructor's ``source`` notebook cannot be read (a problem on
-        the instructor's side).
+        not one of the three or asks for a sandbox that cannot be had.
+    SourceError
+        A ValueError: the instructor's ``source`` notebook cannot be read
+        (a problem on the instructor's side).
 
     Notes
     -----
@@ -807,6 +974,9 @@ def grade_notebook(
     """
     _check_timeout(timeout)
     isolate = use_sandbox(isolation)
+    limits = Limits() if limits is None else limits
+    if not isinstance(limits, Limits):
+        raise ValueError(f"limits must be a Limits, got {limits!r}.")
     path = Path(notebook)
     report = GradeReport(str(path))
     nb, error = _read_notebook(path, content)
@@ -817,12 +987,29 @@ def grade_notebook(
             source_path = source_path / path.name
         original, source_error = _read_notebook(source_path)
         if source_error:
-            raise ValueError(
+            raise SourceError(
                 f"Cannot read the solution notebook: {source_error}"
             )
     if nb is None:
         return _unreadable(report, original, error)
+    try:
+        _grade(nb, original, report, timeout, isolate, isolation, limits)
+    except Exception as error:  # the grader failed on this submission
+        report.flags, report.questions = [], []
+        _unreadable(
+            report,
+            original,
+            f"the grader failed on it ({type(error).__name__}: {error})",
+        )
+        report.executed_notebook = None
+    report.flags = _capped(report.flags, "flags")
+    report.notes = _capped(report.notes, "notes")
+    return report
 
+
+def _grade(nb, original, report, timeout, isolate, isolation, limits):
+    """Preprocess, run and score ``nb``; fill in ``report``."""
+    _strip_unknown_marks(nb, original, report)
     resources = {}
     nb, resources = DeduplicateIds().preprocess(nb, resources)
     if original is not None:
@@ -849,7 +1036,7 @@ def grade_notebook(
         )
 
     with sandbox.Workspace() as workspace:
-        run = _Run(nb, timeout, workspace, isolate)
+        run = _Run(nb, timeout, workspace, isolate, limits)
         try:
             run.run()
         except Exception as error:  # the kernel did not start, or the client
@@ -859,6 +1046,7 @@ def grade_notebook(
             )
     report.notes += run.notes
     report.flags += run.flags
+    report.flags += _limits_reached(nb, limits)
     errors = [
         (index, _first_error(cell))
         for index, cell in enumerate(nb.cells)
@@ -882,4 +1070,3 @@ def grade_notebook(
     ]
     _check_off_limits(nb, forbidden, report)
     report.executed_notebook = nb
-    return report

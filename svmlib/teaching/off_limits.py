@@ -10,13 +10,21 @@ svmlib.solvers.sequential_minimal import two_variable_step as step``,
 ``s.two_variable_step``, or the full dotted
 name. Code that imports or runs code by name (``importlib``,
 ``__import__``, ``exec``, ``eval``, ``compile``) cannot be followed this
-way; :func:`dynamic_code` points it out for review.
+way, nor can attributes fetched by a computed name (``getattr(svmlib,
+"S" + "VC")``, ``setattr``, ``globals()``, ``vars()``, ``sys.modules``);
+:func:`dynamic_code` points all of these out for review.
 """
 
 import ast
 
-#: Calls that import modules or run code given as a string.
-DYNAMIC = ("__import__", "exec", "eval", "compile", "import_module")
+#: Names that import modules, run code given as a string, or reach an
+#: object by a name computed at run time.
+DYNAMIC = (
+    "__import__", "exec", "eval", "compile", "import_module", "getattr",
+    "setattr", "delattr", "globals", "vars",
+)  # fmt: skip
+#: Modules whose use reaches modules by name.
+DYNAMIC_MODULES = ("importlib", "sys.modules")
 
 
 __all__ = ["dynamic_code", "off_limits_uses"]
@@ -135,7 +143,7 @@ def off_limits_uses(cells, forbidden):
 
 
 def dynamic_code(source):
-    r"""Return the calls in ``source`` that import or run code by name.
+    r"""Return what in ``source`` imports, runs or reaches code by name.
 
     Parameters
     ----------
@@ -146,7 +154,10 @@ def dynamic_code(source):
     -------
     list of str
         The names among ``DYNAMIC`` (``__import__``, ``exec``, ``eval``,
-        ``compile``, ``import_module``) that it calls, sorted.
+        ``compile``, ``import_module``, ``getattr``, ``setattr``,
+        ``delattr``, ``globals``, ``vars``) that it calls or refers to,
+        and ``importlib`` or ``sys.modules`` if it imports or uses them,
+        sorted.
 
     References
     ----------
@@ -159,17 +170,34 @@ def dynamic_code(source):
     >>> from svmlib.teaching.off_limits import dynamic_code
     >>> dynamic_code("m = __import__('svm' + 'lib')\nx = eval('1 + 1')")
     ['__import__', 'eval']
+    >>> dynamic_code("import svmlib\nf = getattr(svmlib, 'S' + 'VC')")
+    ['getattr']
+    >>> dynamic_code("import sys\nm = sys.modules['svm' + 'lib']")
+    ['sys.modules']
     """
     tree = _parse(source)
     if tree is None:
         return []
-    calls = set()
+    found = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            function = node.func
-            name = getattr(function, "attr", None) or getattr(
-                function, "id", None
-            )
-            if name in DYNAMIC:
-                calls.add(name)
-    return sorted(calls)
+        if isinstance(node, ast.Name) and node.id in DYNAMIC:
+            found.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            if node.attr in DYNAMIC:
+                found.add(node.attr)
+            dotted = _dotted(node, {})
+            if dotted in DYNAMIC_MODULES or (dotted or "").startswith(
+                "importlib."
+            ):
+                found.add(_match(dotted, DYNAMIC_MODULES))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [node.module or ""] if isinstance(
+                node, ast.ImportFrom
+            ) else [a.name for a in node.names]  # fmt: skip
+            if isinstance(node, ast.ImportFrom) and node.module == "sys":
+                names += [f"sys.{a.name}" for a in node.names]
+            for name in names:
+                match = _match(name, DYNAMIC_MODULES)
+                if match is not None:
+                    found.add(match)
+    return sorted(found)

@@ -1,10 +1,13 @@
 """What grading leaves behind: feedback per student, a CSV, a class summary.
 
-* :func:`feedback_notebook` is what a student gets back: their notebook as
-  it ran, a table of points at the top, and the test cells as the student
-  edition shows them (the hidden tests removed, as nbgrader's
-  ``generate_feedback`` does, and an error inside a hidden test reported
-  without its code).
+* :func:`feedback_notebook` is what a student gets back: a table of points
+  at the top, their cells without the outputs of the grading run, the test
+  cells as the student edition shows them (the hidden tests removed, as
+  nbgrader's ``generate_feedback`` does), and only the grader's findings
+  as outputs: the first error of each cell (an error inside a hidden test
+  reported without its code or message; a message that quotes a line of
+  a hidden test withheld) and the instructor's hint for a question that
+  lost points.
 * ``feedback_paths`` names one feedback file per submission from its
   path (``submitted/alice/03_smo.ipynb`` -> ``alice/03_smo.ipynb``), so
   that no two students' files collide.
@@ -25,6 +28,8 @@ from nbformat.v4 import new_markdown_cell, new_output
 from nbgrader.preprocessors import ClearHiddenTests
 from nbgrader.utils import is_grade, is_solution
 
+from .grading import MAX_LENGTH, printable
+
 __all__ = ["class_summary", "feedback_notebook", "update_csv"]
 
 #: Columns of the grades CSV.
@@ -36,6 +41,11 @@ TOTAL = "TOTAL (autograded)"
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _MARKED_LINE = re.compile(r"^-+> *(\d+)", re.M)
 _HIDDEN = "### BEGIN HIDDEN TESTS"
+_HIDDEN_REGION = re.compile(
+    r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.S
+)
+#: What replaces an error message that quotes the hidden tests.
+WITHHELD = "(message withheld: it quotes the hidden tests)"
 
 
 def _visible_lines(source):
@@ -47,20 +57,47 @@ def _visible_lines(source):
     )
 
 
-def _student_error(output, visible):
+def _hidden_lines(nb):
+    """Lines of the hidden tests that the student edition does not show."""
+    hidden, shown = set(), set()
+    for cell in nb.cells:
+        regions = _HIDDEN_REGION.findall(cell.source)
+        for region in regions:
+            hidden |= {line.strip() for line in region.splitlines()}
+        rest = _HIDDEN_REGION.sub("", cell.source)
+        shown |= {line.strip() for line in rest.splitlines()}
+    return {line for line in hidden - shown if len(line) >= 8}
+
+
+def _message(text, hidden):
+    """One line of at most MAX_LENGTH printable characters, or WITHHELD."""
+    if any(line in text or line in str(text).replace("\\n", "\n")
+           for line in hidden):  # fmt: skip
+        return WITHHELD
+    text = printable(text)
+    return text if len(text) <= MAX_LENGTH else text[: MAX_LENGTH - 3] + "..."
+
+
+def _error(ename, text, hidden):
+    text = _message(text, hidden)
+    return new_output(
+        "error", ename=printable(ename), evalue=text, traceback=[text]
+    )
+
+
+def _student_error(output, visible, hidden):
     """Return a test cell's error output without the hidden tests' code."""
-    marked = _MARKED_LINE.findall(_ANSI.sub("", "\n".join(output.traceback)))
+    traceback = output.get("traceback", [])
+    marked = _MARKED_LINE.findall(_ANSI.sub("", "\n".join(traceback)))
     line = int(marked[-1]) if marked else None
     if line is not None and line <= visible:
         where = f"line {line} of the test cell"
     else:
         where = "a hidden test"
     text = f"{output.ename} in {where}"
-    if output.evalue and where != "a hidden test":
+    if output.get("evalue") and where != "a hidden test":
         text += f": {output.evalue}"
-    return new_output(
-        "error", ename=output.ename, evalue=text, traceback=[text]
-    )
+    return _error(output.ename, text, hidden)
 
 
 def _points_table(report):
@@ -90,9 +127,13 @@ def feedback_notebook(report):
     -------
     nbformat.NotebookNode
         A copy of the notebook as it ran, with a table of points first;
-        every test cell shows only its visible asserts and, as output, only
-        its error, if any (an error raised in a hidden test says so without
-        showing the test).
+        no output of the grading run is kept: each code cell shows, as
+        output, only its first error (``Name: message``, the message
+        withheld if it quotes a line of a hidden test), every test cell
+        only its visible asserts (an error raised in a hidden test says so
+        without its code or message), and a test cell whose question lost
+        points the instructor's hint, from the solution notebook's cell
+        metadata ``svmbook.hint``.
 
     References
     ----------
@@ -114,17 +155,32 @@ def feedback_notebook(report):
     (2, 'markdown', 'x = 4')
     """
     nb = copy.deepcopy(report.executed_notebook)
+    hidden = _hidden_lines(nb)
+    lost = {
+        q.grade_id for q in report.questions
+        if q.points is not None and q.points < q.max_points
+    }  # fmt: skip
     for cell in nb.cells:
-        if cell.cell_type != "code" or not is_grade(cell) or is_solution(cell):
+        if cell.cell_type != "code":
             continue
-        visible = _visible_lines(cell.source)
-        # errors only, without the hidden code: whatever else a test cell
-        # printed (a student's thread, say) could quote the hidden tests
-        cell.outputs = [
-            _student_error(o, visible)
-            for o in cell.outputs
-            if o.output_type == "error"
-        ]
+        # the first error only, rewritten: whatever else the cell printed
+        # (In, Out, a test's source read through inspect) could quote the
+        # hidden tests
+        errors = [o for o in cell.outputs if o.output_type == "error"][:1]
+        if is_grade(cell) and not is_solution(cell):
+            visible = _visible_lines(cell.source)
+            outputs = [_student_error(o, visible, hidden) for o in errors]
+            hint = cell.metadata.get("svmbook", {}).get("hint")
+            if hint and cell.metadata["nbgrader"].get("grade_id") in lost:
+                outputs.append(
+                    new_output("stream", name="stdout", text=f"Hint: {hint}")
+                )
+        else:
+            outputs = [
+                _error(o.ename, f"{o.ename}: {o.get('evalue', '')}", hidden)
+                for o in errors
+            ]
+        cell.outputs = outputs
     nb, _ = ClearHiddenTests().preprocess(nb, {})
     nb.cells.insert(0, new_markdown_cell(_points_table(report)))
     return nb
@@ -158,12 +214,23 @@ def feedback_paths(notebooks):
 
 
 def _rows(report):
-    flags = "; ".join(report.flags)
+    """CSV rows of a report; every text printable, on one line.
+
+    The flags cell holds at most ``grading.MAX_FLAGS`` flags of at most
+    ``grading.MAX_LENGTH`` characters (spreadsheets take 32,767 per cell).
+    """
+    notebook = printable(report.notebook)
+    flags = "; ".join(printable(flag)[:MAX_LENGTH] for flag in report.flags)
+    flags = flags[:30000]
+    if report.error:
+        flags = "; ".join(
+            filter(None, [f"ERROR: {printable(report.error)[:1000]}", flags])
+        )
     for q in report.questions:
         points = "" if q.points is None else q.points
-        yield [report.notebook, q.grade_id, points, q.max_points, q.status,
-               ""]  # fmt: skip
-    yield [report.notebook, TOTAL, report.score, report.max_score, "", flags]
+        yield [notebook, printable(q.grade_id), points, q.max_points,
+               q.status, ""]  # fmt: skip
+    yield [notebook, TOTAL, report.score, report.max_score, "", flags]
 
 
 def update_csv(path, reports):
@@ -210,7 +277,7 @@ def update_csv(path, reports):
      ('bob.ipynb', 'TOTAL (autograded)', '0.0')]
     """
     path = Path(path)
-    graded = {report.notebook for report in reports}
+    graded = {printable(report.notebook) for report in reports}
     kept = []
     if path.exists():
         with path.open(newline="") as handle:

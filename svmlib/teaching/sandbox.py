@@ -13,7 +13,11 @@ folder exist (the repository, the solutions, home folders and other
 submissions are simply not there), no network (a new network namespace;
 the grader talks to the kernel over Unix sockets in the submission's
 folder), its own process table, and, when the grader runs as root, the
-unprivileged user ``nobody`` (uid 65534). Without bubblewrap the grader
+unprivileged user ``nobody`` (uid 65534), under resource limits
+(:class:`Limits`: memory, processes, CPU time, file size, set by
+``prlimit``). When the grader stops the kernel it waits until every
+process of the sandbox is gone (:func:`wait_for_namespace`). Without
+bubblewrap the grader
 says so in every report: the kernel then runs with the grader's
 permissions, in the temporary folder (``ISOLATION_NOTE``).
 
@@ -22,6 +26,8 @@ not protect against, and how to grade a large class in a container.
 """
 
 import hashlib
+import math
+import numbers
 import os
 import shutil
 import site
@@ -29,12 +35,119 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Dict, List, Unicode
 
-__all__ = ["sandbox_command"]
+__all__ = ["Limits", "sandbox_command"]
+
+#: One mebibyte, the unit of the memory and file-size limits.
+MIB = 2**20
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one submission's kernel in the sandbox.
+
+    The first four are ``setrlimit`` limits that ``prlimit`` sets on the
+    kernel inside the sandbox (soft and hard alike, so the kernel cannot
+    raise them); they are inherited by every process the kernel starts.
+    ``notebook_time`` is the grader's own budget of wall-clock time for
+    the whole notebook.
+
+    Parameters
+    ----------
+    memory : int, default=4096
+        Address space of each process, in MiB (``RLIMIT_AS``). An
+        allocation beyond it fails (Python raises ``MemoryError``). The
+        kernel with numpy, scipy, scikit-learn and svmlib's numba code
+        loaded reserves about 0.8 GiB of address space before any work.
+    processes : int, default=256
+        Processes and threads of the kernel's user (``RLIMIT_NPROC``).
+        Under a root grader every kernel runs as ``nobody``, so kernels
+        graded at the same time (``--jobs``) share this count.
+    cpu_time : int, default=1200
+        CPU seconds of each process (``RLIMIT_CPU``); the kernel is killed
+        when it uses them up.
+    file_size : int, default=256
+        Largest file a process may write, in MiB (``RLIMIT_FSIZE``); a
+        longer write fails (``OSError: File too large``).
+    notebook_time : float, default=900
+        Wall-clock seconds for the whole notebook: the cells left when it
+        runs out are not run (each cell also has its own time limit).
+
+    Raises
+    ------
+    ValueError
+        If a limit is not a positive number (the message names it).
+
+    References
+    ----------
+    ``setrlimit(2)`` and ``prlimit(1)``; the book's page for instructors
+    (``instructors.md``), "What the grader protects against".
+
+    Examples
+    --------
+    >>> from svmlib.teaching.sandbox import Limits
+    >>> Limits(memory=2048).prlimit_command()  # doctest: +NORMALIZE_WHITESPACE
+    ['prlimit', '--as=2147483648', '--nproc=256', '--cpu=1200',
+     '--fsize=268435456', '--']
+    >>> Limits(processes=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: processes must be a positive number, got 0.
+    """
+
+    memory: int = 4096
+    processes: int = 256
+    cpu_time: int = 1200
+    file_size: int = 256
+    notebook_time: float = 900
+
+    def __post_init__(self):
+        """Check that every limit is a positive finite number."""
+        for name in ("memory", "processes", "cpu_time", "file_size",
+                     "notebook_time"):  # fmt: skip
+            value = getattr(self, name)
+            if (
+                not isinstance(value, numbers.Real)
+                or isinstance(value, bool)
+                or not math.isfinite(value)
+                or value <= 0
+            ):
+                raise ValueError(
+                    f"{name} must be a positive number, got {value!r}."
+                )
+
+    def prlimit_command(self):
+        """Return the ``prlimit`` command that sets the limits, then execs.
+
+        Returns
+        -------
+        list of str
+            ``prlimit`` and its options, ending with ``--``.
+        """
+        return [
+            "prlimit",
+            f"--as={int(self.memory * MIB)}",
+            f"--nproc={int(self.processes)}",
+            f"--cpu={math.ceil(self.cpu_time)}",
+            f"--fsize={int(self.file_size * MIB)}",
+            "--",
+        ]
+
+    def describe(self):
+        """Return the limits in words, for reports."""
+        return (
+            f"{self.memory:g} MiB of memory per process, "
+            f"{self.processes:g} processes, {self.cpu_time:g} s of CPU "
+            f"time, {self.file_size:g} MiB per file, "
+            f"{self.notebook_time:g} s per notebook"
+        )
+
 
 #: The user a root grader runs kernels as (nobody, nogroup on Debian).
 NOBODY = 65534
@@ -186,7 +299,7 @@ def _parents(path):
     return [str(Path("/", *parts[: k + 1])) for k in range(len(parts))]
 
 
-def sandbox_command(workdir, env, executable="bwrap"):
+def sandbox_command(workdir, env, executable="bwrap", limits=None):
     """Return the bubblewrap command line that runs a kernel in the sandbox.
 
     Parameters
@@ -198,6 +311,9 @@ def sandbox_command(workdir, env, executable="bwrap"):
         The kernel's environment (the sandbox starts from an empty one).
     executable : str
         The bwrap program.
+    limits : Limits, optional
+        Resource limits that ``prlimit`` sets on the kernel inside the
+        sandbox (none without).
 
     Returns
     -------
@@ -221,6 +337,9 @@ def sandbox_command(workdir, env, executable="bwrap"):
     True
     >>> command[command.index("--setenv"):][:3] == ["--setenv", "HOME", folder]
     True
+    >>> command = sandbox_command(folder, {}, limits=Limits(memory=1024))
+    >>> command[-6:-4]
+    ['prlimit', '--as=1073741824']
     """
     workdir = os.path.realpath(workdir)
     command = [
@@ -261,6 +380,8 @@ def sandbox_command(workdir, env, executable="bwrap"):
             "setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}",
             "--clear-groups", "--inh-caps=-all",
         ]  # fmt: skip
+    if limits is not None:  # set by the kernel's user, who cannot raise them
+        command += limits.prlimit_command()
     return command
 
 
@@ -306,7 +427,75 @@ class SandboxedKernelManager(AsyncKernelManager):
         return [*self.prefix, os.path.abspath(command[0]), *command[1:]]
 
 
-def kernel_manager(workspace, isolate):
+def pid_namespace(pid):
+    """Return the pid namespace that the bwrap process ``pid`` started.
+
+    Parameters
+    ----------
+    pid : int
+        The bwrap process that the grader started.
+
+    Returns
+    -------
+    str or None
+        The namespace's name (``"pid:[4026532301]"``), or None if there is
+        none other than the grader's (no sandbox, or it is gone).
+    """
+    own = os.readlink("/proc/self/ns/pid")
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return None
+    for child in children.split():
+        try:
+            namespace = os.readlink(f"/proc/{child}/ns/pid")
+        except OSError:
+            continue
+        if namespace != own:
+            return namespace
+    return None
+
+
+def wait_for_namespace(namespace, timeout=60.0):
+    """Wait until no process is left in a pid namespace.
+
+    When the grader stops a kernel, the sandbox's first process kills
+    every process in it, which takes a moment for many; they count
+    against the process limit of the user until they are gone, so the
+    next kernel waits for them.
+
+    Parameters
+    ----------
+    namespace : str
+        As :func:`pid_namespace` returns it.
+    timeout : float
+        Seconds to wait at most.
+
+    Returns
+    -------
+    bool
+        True if the namespace is empty, False if it was not in time.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        left = False
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                if os.readlink(f"/proc/{entry}/ns/pid") == namespace:
+                    left = True
+                    break
+            except OSError:  # gone, or a zombie
+                continue
+        if not left:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+
+
+def kernel_manager(workspace, isolate, limits=None):
     """Return the kernel manager for one submission.
 
     Parameters
@@ -314,6 +503,8 @@ def kernel_manager(workspace, isolate):
     workspace : Workspace
     isolate : bool
         Run the kernel in the bubblewrap sandbox (bwrap must exist).
+    limits : Limits, optional
+        Resource limits of the kernel in the sandbox.
 
     Returns
     -------
@@ -326,7 +517,7 @@ def kernel_manager(workspace, isolate):
         ip=str(workspace.path / "kernel"),
         connection_file=str(workspace.path / "kernel.json"),
     )
-    manager.prefix = sandbox_command(workspace.path, env, bwrap()) if (
+    manager.prefix = sandbox_command(workspace.path, env, bwrap(), limits) if (
         isolate
     ) else []  # fmt: skip
     manager.kernel_env = env
