@@ -3,7 +3,10 @@
 Every page of _build/html is opened from disk, with no network, and must
 show no JavaScript error, no untypeset TeX, no broken image and no broken
 internal link; every frame player must change its frame when its slider
-moves. A full-page screenshot of every page is written to _build/screenshots/.
+moves; the navigation works on a phone (the menu opens and its links lead
+on, "On this page" opens) and on a desktop (the menu button hides the
+sidebar). A full-page screenshot of every page is written to
+_build/screenshots/.
 
 Like tests/test_built_book.py, this skips before the book is built (and when
 Chromium or Playwright is missing); `.ci/run` installs Chromium and runs it
@@ -71,9 +74,9 @@ def browser():
         chromium.close()
 
 
-def open_page(browser, relative):
+def open_page(browser, relative, width=1280):
     """Open a built page; return (page, errors) after MathJax has finished."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page = browser.new_page(viewport={"width": width, "height": 900})
     errors = []
     page.on(
         "console",
@@ -204,3 +207,119 @@ def test_frame_players_follow_their_sliders(browser, relative):
             f"a player with {frames + 1} frames did not change its image"
         )
     assert not errors, f"JavaScript errors: {errors}"
+
+
+# ---------------------------------------------------------------------------
+# Navigation (issue 29): sphinx-book-theme 1.3.0 on pydata-sphinx-theme
+# 0.17.1 rendered two sets of sidebar buttons and bound the hidden ones
+# (pydata-sphinx-theme issue 2451): on a phone the menu and "On this page"
+# did nothing, on a desktop the menu did not hide the sidebar.
+# ---------------------------------------------------------------------------
+
+NAVIGATION_PAGE = "chapters/smo/two_variable_step.html"
+
+
+def _theme_version():
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return tuple(
+            int(part) for part in version("pydata-sphinx-theme").split(".")[:2]
+        )
+    except (PackageNotFoundError, ValueError):
+        return None
+
+
+#: the built pages carry the theme that built them: with pydata-sphinx-theme
+#: 0.17 (sphinx-book-theme 1.3.0, requirements.txt) the navigation is dead.
+#: sphinx-book-theme 1.1.4 with pydata-sphinx-theme 0.15.4 passes these
+#: tests (measured), but logs Font Awesome's fonts as blocked (CORS) on
+#: pages opened from disk, which test_page_in_chromium counts as errors.
+THEME_BUG = pytest.mark.xfail(
+    (_theme_version() or (0, 0)) >= (0, 17),
+    reason="pydata-sphinx-theme >= 0.17 binds its hidden duplicate "
+    "sidebar buttons (pydata-sphinx-theme issue 2451)",
+    strict=True,
+)
+
+#: whether the element is on screen: displayed, visible, and mostly inside
+#: the window
+SHOWN = """selector => {
+    const el = document.querySelector(selector);
+    if (!el) return false;
+    const r = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    return style.display !== 'none' && style.visibility !== 'hidden'
+        && r.width > 50 && r.right > 10 && r.left < window.innerWidth - 10;
+}"""
+
+
+def _press(page, selector):
+    """Click the one visible button matching selector."""
+    buttons = page.locator(selector).filter(visible=True)
+    assert buttons.count() == 1, (
+        f"{buttons.count()} visible buttons match {selector}"
+    )
+    buttons.first.click()
+    page.wait_for_timeout(500)  # the sidebars slide in
+
+
+@THEME_BUG
+def test_phone_menu_opens_and_its_links_lead_on(browser):
+    if not PAGES:
+        _unavailable("the book is not built")
+    page, _ = open_page(browser, NAVIGATION_PAGE, width=390)
+    try:
+        assert not page.evaluate(SHOWN, ".bd-sidebar-primary")
+        _press(page, ".primary-toggle")
+        assert page.evaluate(SHOWN, ".bd-sidebar-primary"), (
+            "the menu button did not open the navigation at 390 px"
+        )
+        link = page.locator(".bd-sidebar-primary a.reference").filter(
+            has_text="Kernels"
+        )
+        link.first.click(timeout=5000)
+        page.wait_for_load_state()
+        assert page.url.endswith("chapters/kernels/kernels.html"), page.url
+    finally:
+        page.close()
+
+
+@THEME_BUG
+def test_phone_on_this_page_opens_and_its_links_lead_on(browser):
+    if not PAGES:
+        _unavailable("the book is not built")
+    page, _ = open_page(browser, NAVIGATION_PAGE, width=390)
+    try:
+        assert not page.evaluate(SHOWN, ".bd-sidebar-secondary")
+        _press(page, ".secondary-toggle")
+        assert page.evaluate(SHOWN, ".bd-sidebar-secondary"), (
+            '"On this page" did not open the contents at 390 px'
+        )
+        entry = page.locator(".bd-sidebar-secondary a.nav-link").nth(1)
+        target = entry.get_attribute("href")
+        entry.click(timeout=5000)
+        page.wait_for_timeout(300)
+        assert target.startswith("#") and page.url.endswith(target), (
+            page.url,
+            target,
+        )
+    finally:
+        page.close()
+
+
+@THEME_BUG
+def test_desktop_menu_button_hides_and_shows_the_sidebar(browser):
+    if not PAGES:
+        _unavailable("the book is not built")
+    page, _ = open_page(browser, NAVIGATION_PAGE, width=1280)
+    try:
+        assert page.evaluate(SHOWN, ".bd-sidebar-primary")
+        _press(page, ".primary-toggle")
+        assert not page.evaluate(SHOWN, ".bd-sidebar-primary"), (
+            "the menu button did not hide the sidebar at 1280 px"
+        )
+        _press(page, ".primary-toggle")
+        assert page.evaluate(SHOWN, ".bd-sidebar-primary")
+    finally:
+        page.close()
