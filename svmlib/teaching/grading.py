@@ -103,7 +103,22 @@ MAX_LENGTH = 300
 
 
 class SourceError(ValueError):
-    """The instructor's solution notebook cannot be read (stops a batch)."""
+    """The instructor's solution notebook cannot be read (stops a batch).
+
+    A broken student notebook costs only its own row; a broken source
+    notebook leaves nothing to grade against, so the batch stops.
+
+    References
+    ----------
+    The book's page for instructors (``instructors.md``), "Without
+    nbgrader: python -m svmlib.teaching".
+
+    Examples
+    --------
+    >>> from svmlib.teaching.grading import SourceError
+    >>> issubclass(SourceError, ValueError)
+    True
+    """
 
 
 __all__ = [

@@ -79,6 +79,19 @@ class Limits:
         Wall-clock seconds for the whole notebook: the cells left when it
         runs out are not run (each cell also has its own time limit).
 
+    Attributes
+    ----------
+    memory : int
+        Address space of each process, in MiB.
+    processes : int
+        Processes and threads of the kernel's user.
+    cpu_time : int
+        CPU seconds of each process.
+    file_size : int
+        Largest file a process may write, in MiB.
+    notebook_time : float
+        Wall-clock seconds for the whole notebook.
+
     Raises
     ------
     ValueError
@@ -128,7 +141,18 @@ class Limits:
         Returns
         -------
         list of str
-            ``prlimit`` and its options, ending with ``--``.
+            ``prlimit`` and its options, ending with ``--``: memory and file
+            size in bytes, CPU time in whole seconds.
+
+        References
+        ----------
+        ``prlimit(1)`` (util-linux).
+
+        Examples
+        --------
+        >>> from svmlib.teaching.sandbox import Limits
+        >>> Limits(file_size=1).prlimit_command()[-2:]
+        ['--fsize=1048576', '--']
         """
         return [
             "prlimit",
@@ -140,7 +164,24 @@ class Limits:
         ]
 
     def describe(self):
-        """Return the limits in words, for reports."""
+        """Return the limits in words, for reports.
+
+        Returns
+        -------
+        str
+            One line naming each limit with its unit.
+
+        References
+        ----------
+        The book's page for instructors (``instructors.md``), "What the
+        grader protects against".
+
+        Examples
+        --------
+        >>> from svmlib.teaching.sandbox import Limits
+        >>> Limits(memory=2048, processes=100).describe()[:45]
+        '2048 MiB of memory per process, 100 processes'
+        """
         return (
             f"{self.memory:g} MiB of memory per process, "
             f"{self.processes:g} processes, {self.cpu_time:g} s of CPU "
