@@ -784,7 +784,7 @@ def fit_one_vs_one(
         context says otherwise, -1 all cores. With more than one job the
         machines run in :class:`joblib.Parallel` (threads unless the
         joblib context chooses another backend: processes, Dask's
-        workers); see :func:`_solve_in_parallel`. The model is the same:
+        workers); see ``_solve_in_parallel``. The model is the same:
         the machines are independent, and their results are put in
         LIBSVM's order whatever order they finish in.
 

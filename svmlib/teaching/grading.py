@@ -945,7 +945,7 @@ def grade_notebook(
     ValueError
         If ``timeout`` is not a positive finite number, ``isolation`` is
         not one of the three or asks for a sandbox that cannot be had.
-    SourceError
+    svmlib.teaching.grading.SourceError
         A ValueError: the instructor's ``source`` notebook cannot be read
         (a problem on the instructor's side).
 
