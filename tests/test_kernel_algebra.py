@@ -4,6 +4,7 @@ Also checks that nbval does not compare the tuning notebook's widget cells (the
 built page's frame players are checked in tests/test_built_book.py).
 """
 
+import inspect
 import json
 import pickle
 import warnings
@@ -51,6 +52,15 @@ def _close(actual, expected):
 # --- each kernel object equals its scikit-learn counterpart ------------------
 
 
+def _kernel_id(value):
+    """The kernel's repr; the reference function is named, not its address.
+
+    Test ids must be the same in every process (pytest-xdist's workers
+    compare their collections).
+    """
+    return "sklearn" if inspect.isfunction(value) else repr(value)
+
+
 @pytest.mark.parametrize(
     "kernel, reference",
     [
@@ -85,7 +95,7 @@ def _close(actual, expected):
             ),
         ),
     ],
-    ids=repr,
+    ids=_kernel_id,
 )
 def test_kernel_objects_equal_sklearn_pairwise(kernel, reference):
     _close(kernel(X, Z), reference(X, Z))
