@@ -1376,3 +1376,27 @@ def test_dynamic_code_names():
     assert dynamic_code("m = __import__('svmlib')") == ["__import__"]
     # honest code: nothing
     assert dynamic_code("import sys\nprint(sys.version)\nx = obj.attr") == []
+
+
+@pytest.mark.parametrize(
+    "grader_threads, expected", [(None, "2"), ("1", "1"), ("64", "2")]
+)
+def test_kernel_threads_are_capped(monkeypatch, grader_threads, expected):
+    """BLAS, OpenMP, numba and malloc arenas get at most two threads.
+
+    One thread per core of a large machine would reserve more address
+    space than the memory limit allows an honest kernel.
+    """
+    from svmlib.teaching.sandbox import Workspace
+
+    if grader_threads is None:
+        monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OMP_NUM_THREADS", grader_threads)
+    with Workspace() as workspace:
+        env = workspace.environment()
+    names = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+             "NUMBA_NUM_THREADS", "MALLOC_ARENA_MAX")  # fmt: skip
+    assert {name: env[name] for name in names} == dict.fromkeys(
+        names, expected
+    )

@@ -190,6 +190,20 @@ class Limits:
         )
 
 
+#: Threads of BLAS, OpenMP and numba in a graded kernel, at most: on a
+#: machine with many cores, one thread per core would reserve gigabytes of
+#: address space (buffers and allocator arenas) against ``Limits.memory``.
+KERNEL_THREADS = 2
+
+
+def _threads_from(env):
+    """Return the grader's OMP_NUM_THREADS if set, else KERNEL_THREADS."""
+    try:
+        return max(1, int(env.get("OMP_NUM_THREADS", "")))
+    except ValueError:
+        return KERNEL_THREADS
+
+
 #: The user a root grader runs kernels as (nobody, nogroup on Debian).
 NOBODY = 65534
 
@@ -279,6 +293,15 @@ class Workspace:
             NUMBA_CACHE_DIR=str(self.home / ".numba"),
             PYTHONDONTWRITEBYTECODE="1",
         )
+        # Threads of BLAS and of the allocator count against the limits
+        # (each thread reserves address space, each is a process for
+        # RLIMIT_NPROC): at most KERNEL_THREADS, whatever the machine's
+        # cores, unless the grader's own OMP_NUM_THREADS says fewer.
+        threads = str(min(KERNEL_THREADS, _threads_from(env)))
+        for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+                     "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):  # fmt: skip
+            env[name] = threads
+        env["MALLOC_ARENA_MAX"] = threads
         # the data folder as the sandbox binds it: by its real path (a
         # path through a symbolic link may not exist in the sandbox)
         for folder in data_roots():
