@@ -16,7 +16,7 @@ folder), its own process table, and, when the grader runs as root, the
 unprivileged user ``nobody`` (uid 65534), under resource limits
 (:class:`Limits`: memory, processes, CPU time, file size, set by
 ``prlimit``). When the grader stops the kernel it waits until every
-process of the sandbox is gone (:func:`wait_for_namespace`). Without
+process of the sandbox is gone (``wait_for_namespace``). Without
 bubblewrap the grader
 says so in every report: the kernel then runs with the grader's
 permissions, in the temporary folder (``ISOLATION_NOTE``).
