@@ -48,19 +48,39 @@ is compared instead.
 ThunderSVM (thundersvm-cpu 0.3.3) has no kernel cache parameter (its
 cache_size is accepted and ignored); max_mem_size caps its whole working
 memory, and is left unlimited in both configurations. Optional peers that
-are not installed are reported and skipped.
+are not installed are reported and skipped (a row "not installed" in the
+CSV).
 
-Run:  SVMLIB_DATA_DIR=../shared/data python benchmarks/peers.py
+With --out DIR the run is stored: DIR/peers.txt holds everything printed,
+under comment lines that record when (UTC), on what machine, at which
+commit (and which files of svmlib/ and benchmarks/ had uncommitted
+changes), with which versions of every peer, which command and which
+thread counts it ran, and the load average before and after (the machine
+may be shared); DIR/peers.csv holds one row per contender, configuration
+and thread count, under the same comment lines. The chapter *Scaling up*
+reads benchmarks/results/peers.csv.
+
+Run:  SVMLIB_DATA_DIR=../shared/data python benchmarks/peers.py \
+          --out benchmarks/results
       (options: --repeats N (default 3), --configs dense cached linear,
-      --threads-list 1 2 (default: 1 and all cores))
+      --threads-list 1 2 (default: 1 and all cores), --n N (first N
+      training images only))
 """
 
 import argparse
+import contextlib
+import csv
+import datetime
+import importlib.metadata
 import math
 import os
+import platform
+import subprocess
+import sys
 import warnings
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 from _common import full_alpha, mnist_3_vs_8, plus_minus
@@ -90,6 +110,12 @@ CONFIGS = ("dense", "cached", "linear")
 #: LIBSVM computes kernel values in double, caches them as float (Qfloat)
 LIBSVM_DTYPE = "float64 kernel, float32 cache"
 MISSING = "not installed (pip install -r benchmarks/requirements.txt)"
+FIELDS = (
+    "config", "threads", "contender", "status", "kernel_dtype", "cache",
+    "median_s", "runs_s", "ratio_to_baseline", "baseline", "converged",
+    "checked", "kkt_violation", "n_sv", "test_accuracy",
+    "agreement_with_baseline", "objective_rel_diff",
+)  # fmt: skip
 
 
 @dataclass
@@ -211,7 +237,11 @@ def _converged(entry, model, warned):
 
 
 def report(result, entries, K, X, y, X_test, y_test, warned):
-    """Print one line block per contender, svmlib.SVC's dual as reference."""
+    """Print one line block per contender, svmlib.SVC's dual as reference.
+
+    Returns the contenders' rows for the CSV (see FIELDS; the caller adds
+    the configuration and the thread count).
+    """
     n = len(y)
     rows, W_reference, predictions = [], None, {}
     for name, timing in result.timings.items():
@@ -230,6 +260,7 @@ def report(result, entries, K, X, y, X_test, y_test, warned):
         rows.append((name, entry, model, alpha, W, gap, primal))
     svmlib_name = result.baseline
     primal_reference = None
+    table = []
     for name, entry, model, alpha, W, gap, primal in rows:
         ok, checked = _converged(entry, model, warned[name])
         if ok is None:  # LIBSVM: judged by the violation it stops on
@@ -241,6 +272,22 @@ def report(result, entries, K, X, y, X_test, y_test, warned):
             f"  {name}: {entry.dtype}, {entry.cache}, fit "
             f"{result.timings[name]}, x{result.ratio(name):.2f} svmlib"
         )
+        timing = result.timings[name]
+        table.append(
+            {
+                "contender": name, "status": "timed",
+                "kernel_dtype": entry.dtype, "cache": entry.cache,
+                "median_s": f"{timing.median:.4f}",
+                "runs_s": " ".join(f"{t:.4f}" for t in timing.seconds),
+                "ratio_to_baseline": f"{result.ratio(name):.4f}",
+                "baseline": svmlib_name, "converged": verdict,
+                "checked": checked,
+                "kkt_violation": "" if gap is None else f"{gap:.3e}",
+                "n_sv": "" if alpha is None else np.count_nonzero(alpha),
+                "test_accuracy": f"{accuracy:.6f}",
+                "agreement_with_baseline": f"{agreement:.6f}",
+            }
+        )  # fmt: skip
         line = f"    converged: {verdict} ({checked})"
         if gap is not None:
             line += f"; KKT violation m - M = {gap:.2e} (tol {TOL:g})"
@@ -257,6 +304,7 @@ def report(result, entries, K, X, y, X_test, y_test, warned):
             print(
                 f"    dual objective {W:.6f} ({relative:+.2e} vs svmlib.SVC)"
             )
+            table[-1]["objective_rel_diff"] = f"{relative:+.3e}"
         if primal is not None:
             primal_reference = primal_reference or primal
             relative = (primal - primal_reference) / primal_reference
@@ -264,10 +312,16 @@ def report(result, entries, K, X, y, X_test, y_test, warned):
                 f"    primal objective {primal:.6f} ({relative:+.2e} vs "
                 f"{rows[0][0]}); no dual coefficients of the SVC problem"
             )
+            table[-1]["objective_rel_diff"] = f"{relative:+.3e}"
+    return table
 
 
 def run_config(config, data, K, threads, repeats):
-    """Time one configuration at one thread count and report it."""
+    """Time one configuration at one thread count and report it.
+
+    Returns the rows for the CSV, one per contender, a peer that is not
+    installed included (status "not installed", nothing timed).
+    """
     X, y, X_test, y_test = data
     if config == "linear":
         entries = linear_entries(X, y, threads)
@@ -281,8 +335,10 @@ def run_config(config, data, K, threads, repeats):
         baseline = "svmlib.SVC"
         what = f"RBF C={C_RBF:g} gamma={GAMMA:g}, cache {cache} MiB"
     print(f"\n=== {config}: {what}; {threads} BLAS thread(s)")
+    missing = []
     if svmutil is None:
         print(f"  LIBSVM (libsvm-official): {MISSING}")
+        missing.append("LIBSVM 3.37 (libsvm-official)")
     else:
         print(
             f"  LIBSVM: {threads} OpenMP thread(s) (libsvm-official is "
@@ -290,6 +346,7 @@ def run_config(config, data, K, threads, repeats):
         )
     if thundersvm is None and config != "linear":
         print(f"  ThunderSVM (thundersvm-cpu): {MISSING}")
+        missing.append("ThunderSVM CPU")
     warned = {}
 
     def recording(name, fit):
@@ -307,12 +364,113 @@ def run_config(config, data, K, threads, repeats):
             repeats=repeats,
             threads=threads,
         )
-    report(result, entries, K, X, y, X_test, y_test, warned)
+    rows = report(result, entries, K, X, y, X_test, y_test, warned)
+    rows += [
+        {"contender": name, "status": "not installed"} for name in missing
+    ]
+    for row in rows:
+        row.update(config=config, threads=threads)
+    return rows
 
 
-def main(repeats=3, configs=CONFIGS, threads_list=None, n=None):
-    """Every configuration at every thread count; n: first n images only."""
+def _version(distribution):
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _git(*arguments):
+    return subprocess.run(
+        ["git", *arguments], capture_output=True, text=True,
+        cwd=Path(__file__).parent,
+    ).stdout.strip()  # fmt: skip
+
+
+def provenance(threads_list, repeats):
+    """Comment lines: when, where, at which commit, with what, and how."""
+    root = _git("rev-parse", "--show-toplevel")
+    changed = _git(
+        "diff", "--name-only", "HEAD", "--", f"{root}/svmlib",
+        f"{root}/benchmarks",
+    ).split()  # fmt: skip
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
+    versions = ", ".join(
+        f"{name} {_version(name)}"
+        for name in (
+            "numpy", "scikit-learn", "svmlib", "libsvm-official",
+            "thundersvm-cpu",
+        )
+    )  # fmt: skip
+    return [
+        f"date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC",
+        f"machine: {cpu}, {os.cpu_count()} cores, {platform.machine()}, "
+        f"{platform.system()}",
+        f"python {platform.python_version()}, {versions}",
+        f"commit: {_git('rev-parse', '--short', 'HEAD')}",
+        "uncommitted changes in svmlib/ or benchmarks/: "
+        + (", ".join(changed) if changed else "none"),
+        f"command: python {' '.join(sys.argv)}",
+        f"threads: {' and '.join(map(str, threads_list))} (BLAS and OpenMP "
+        "alike, per configuration)",
+        f"timing: svmlib.timing.compare, a warm-up round, then {repeats} "
+        "timed rounds, median",
+        "load average (1, 5, 15 min) at start: "
+        + ", ".join(f"{x:.2f}" for x in os.getloadavg()),
+    ]
+
+
+class _Tee:
+    """Write to several streams at once (the terminal and the log file)."""
+
+    def __init__(self, *streams):
+        self.streams = streams
+
+    def write(self, text):
+        for stream in self.streams:
+            stream.write(text)
+
+    def flush(self):
+        for stream in self.streams:
+            stream.flush()
+
+
+def main(repeats=3, configs=CONFIGS, threads_list=None, n=None, out=None):
+    """Every configuration at every thread count; n: first n images only.
+
+    out: a folder to store peers.txt (the output) and peers.csv (the rows)
+    in, each under the provenance lines; None stores nothing.
+    """
     threads_list = threads_list or sorted({1, os.cpu_count() or 1})
+    if out is None:
+        return _run(repeats, configs, threads_list, n)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    header = [f"# {line}\n" for line in provenance(threads_list, repeats)]
+    with open(out / "peers.txt", "w") as log:
+        log.writelines(header)
+        with contextlib.redirect_stdout(_Tee(sys.stdout, log)):
+            rows = _run(repeats, configs, threads_list, n)
+        end = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(f"# load average at end: {end}", file=log)
+    with open(out / "peers.csv", "w", newline="") as table:
+        table.writelines(header)
+        table.write(f"# load average at end: {end}\n")
+        writer = csv.DictWriter(table, FIELDS, restval="")
+        writer.writeheader()
+        writer.writerows(rows)
+    return rows
+
+
+def _run(repeats, configs, threads_list, n):
+    """Run and print every configuration; return the CSV rows."""
     X, digits, X_test, digits_test = mnist_3_vs_8()
     X, digits = X[:n], digits[:n]
     y, y_test = plus_minus(digits), plus_minus(digits_test)
@@ -321,12 +479,15 @@ def main(repeats=3, configs=CONFIGS, threads_list=None, n=None):
         f"{X.dtype}; tol {TOL:g}; BLAS threads {threads_list}"
     )
     X64 = X.astype(np.float64)
+    rows = []
     for config in configs:
         # one float64 Gram matrix for every model's KKT violation and W
         K = X64 @ X64.T if config == "linear" else rbf_kernel(X64, gamma=GAMMA)
         for threads in threads_list:
-            run_config(config, (X, y, X_test, y_test), K, threads, repeats)
+            data = (X, y, X_test, y_test)
+            rows += run_config(config, data, K, threads, repeats)
         del K
+    return rows
 
 
 if __name__ == "__main__":
@@ -345,10 +506,17 @@ if __name__ == "__main__":
     parser.add_argument(
         "--n", type=int, default=None, help="first N training images only"
     )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="store peers.txt and peers.csv in this folder",
+    )
     arguments = parser.parse_args()
     main(
         arguments.repeats,
         arguments.configs,
         arguments.threads_list,
         arguments.n,
+        arguments.out,
     )
