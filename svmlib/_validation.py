@@ -376,11 +376,12 @@ def check_C(C, y=None):
     C : float or array-like of shape (n,)
         A float in (0, inf] (``np.inf`` is the hard margin), or, when ``y``
         is given, the per-point upper bounds 0 <= alpha_i <= C_i with
-        C_i in [0, inf) (LIBSVM's ``get_C(i)``: C_i = C * weight_i for
-        sample and class weights). A point with C_i = 0 has alpha_i = 0
-        throughout: it never becomes a support vector, as if it were not
-        in the training set (LIBSVM, in scikit-learn's version, removes
-        such points before solving).
+        C_i in [0, inf), or np.inf for every point (the hard margin), as
+        an estimator passes them (LIBSVM's ``get_C(i)``: C_i = C *
+        weight_i for sample and class weights). A point with C_i = 0 has
+        alpha_i = 0 throughout: it never becomes a support vector, as if
+        it were not in the training set (LIBSVM, in scikit-learn's
+        version, removes such points before solving).
     y : ndarray of shape (n,), optional
         Labels in {-1, +1}, already checked by :func:`check_labels`; per-
         point C is accepted only with them.
@@ -393,10 +394,10 @@ def check_C(C, y=None):
     ------
     ValueError
         If a scalar C is not a positive number; if an array C is given
-        without ``y``, is not of shape (n,), has a negative, NaN or
-        infinite entry, or leaves a class without a point with C_i > 0
-        (scikit-learn's "all samples with positive weights belong to the
-        same class").
+        without ``y``, is not of shape (n,), has a negative or NaN entry,
+        an infinite entry among finite ones, or leaves a class without a
+        point with C_i > 0 (scikit-learn's "all samples with positive
+        weights belong to the same class").
 
     Examples
     --------
@@ -438,9 +439,11 @@ def _check_per_point_C(C, y):
             f"bound C_i per training point), got shape {C.shape}."
         )
     C = C.astype(np.float64)
-    if not np.all(np.isfinite(C)) or np.any(C < 0):
+    hard_margin = C.size > 0 and np.all(C == np.inf)
+    if not (hard_margin or np.all(np.isfinite(C))) or np.any(C < 0):
         raise ValueError(
-            "Per-point C must hold finite numbers C_i >= 0; got values in "
+            "Per-point C must hold finite numbers C_i >= 0 (or np.inf for "
+            "every point: the hard margin); got values in "
             f"[{np.nanmin(C):.3g}, {np.nanmax(C):.3g}]"
             f"{' and NaN' if np.isnan(C).any() else ''}."
         )

@@ -387,8 +387,8 @@ def _check_in_box(alpha, C, atol=1e-12):
 
 
 def _hard_margin(C):
-    """Whether C is the single bound np.inf (per-point C_i are finite)."""
-    return np.ndim(C) == 0 and np.isinf(C)
+    """Whether C is np.inf, as one bound or for every point."""
+    return bool(np.all(np.isinf(C)))
 
 
 def _primal_from_margins(half_norm_w2, margins, C, feasibility_tol):

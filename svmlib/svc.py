@@ -941,7 +941,7 @@ n_features)
             return smo(
                 gram,
                 y,
-                _box_constraint(C[members]),
+                C[members],
                 tol=self.tol,
                 max_iter=self.max_iter,
                 selection=self.selection,
@@ -1305,8 +1305,3 @@ def _c_svc_form(solution, y):
         converged=solution.converged,
         kkt_violation=solution.kkt_violation,
     )
-
-
-def _box_constraint(C):
-    """One C when all the points share it (np.inf allowed), else the C_i."""
-    return float(C[0]) if np.all(C == C[0]) else C

@@ -86,6 +86,58 @@ def test_one_C_for_all_equals_the_scalar_C(problem):
 
 
 @pytest.mark.parametrize("selection", SELECTIONS)
+def test_inf_for_every_point_is_the_hard_margin(selection):
+    """C_i = inf everywhere (SVC(C=np.inf) with weights) is C = np.inf."""
+    rng = np.random.default_rng(4)
+    X = np.vstack([rng.normal(-2, 0.5, (15, 2)), rng.normal(2, 0.5, (15, 2))])
+    y = np.repeat([-1.0, 1.0], 15)
+    K = linear_kernel(X)
+    scalar = smo(K, y, np.inf, selection=selection, random_state=0)
+    per_point = smo(
+        K, y, np.full(len(y), np.inf), selection=selection, random_state=0
+    )
+    assert scalar.converged
+    np.testing.assert_array_equal(per_point.alpha, scalar.alpha)
+    assert per_point.b == scalar.b and per_point.n_iter == scalar.n_iter
+
+
+def test_inf_among_finite_bounds_is_refused():
+    y = np.array([1.0, -1.0, 1.0])
+    with pytest.raises(ValueError, match="np.inf for every point"):
+        smo(np.eye(3), y, np.array([1.0, np.inf, 2.0]))
+
+
+def test_svc_passes_its_per_point_bounds_to_smo(monkeypatch):
+    """One float array C_i from the estimator to the solver, no round trip.
+
+    SVC(C, class_weight) builds C_i = C weight_i once; the solver gets that
+    array for each machine's points, the same values, also when they are
+    all equal (and when C = inf, the hard margin).
+    """
+    import svmlib.svc
+
+    seen = []
+    original = svmlib.svc.smo
+
+    def spy(gram, y, C, **kwargs):
+        seen.append(C)
+        return original(gram, y, C, **kwargs)
+
+    monkeypatch.setattr(svmlib.svc, "smo", spy)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 2)) + np.repeat([[0, 0], [4, 0], [0, 4]], 10, 0)
+    y = np.repeat([0, 1, 2], 10)
+    svmlib.svc.SVC(C=2.0, class_weight={0: 0.5}).fit(X, y)
+    svmlib.svc.SVC(C=np.inf, kernel="linear").fit(X, y)
+    assert len(seen) == 6
+    for C_i in seen:
+        assert isinstance(C_i, np.ndarray) and C_i.dtype == np.float64
+        assert C_i.shape == (20,)
+    assert sorted(np.unique(np.concatenate(seen[:3]))) == [1.0, 2.0]
+    assert all(np.all(C_i == np.inf) for C_i in seen[3:])
+
+
+@pytest.mark.parametrize("selection", SELECTIONS)
 def test_zero_weight_points_never_move_and_drop_out(problem, selection):
     """C_i = 0 gives the solution without those points (LIBSVM drops them)."""
     _, X, y = problem
