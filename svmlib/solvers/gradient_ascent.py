@@ -12,10 +12,14 @@ projection onto the box. The equality constraint is moved into the objective
 as a penalty c/2 (sum_i alpha_i y_i)^2, as in the blog series that the book
 follows. A pure penalty only gets *close* to the constraint: at the
 penalised minimiser, s = sum_i alpha_i y_i equals b / c, not 0. So we also
-add the linear term beta * s and update beta <- beta + c s after each step:
-the method of multipliers (augmented Lagrangian; Hestenes 1969, Powell
-1969), which drives s to 0 for any c > 0. The multiplier beta of the
-equality constraint is, at the optimum, the intercept b of the SVM.
+add the linear term beta * s and update beta <- beta + c s after each step.
+One projected gradient step on alpha alternates with one ascent step on
+beta: a primal-dual gradient iteration of the Arrow-Hurwicz-Uzawa kind
+(Arrow, Hurwicz & Uzawa 1958), not the method of multipliers (Hestenes
+1969, Powell 1969), which minimises the augmented objective over alpha
+before each update of beta. At a fixed point s = 0, and the multiplier beta
+of the equality constraint is the intercept b of the SVM. Its convergence is
+not proved here; the book's chapter observes it.
 
 With s = y.alpha and the error cache E = K (alpha * y) - y, the gradient of
 the augmented objective is
@@ -26,9 +30,10 @@ one matrix-vector product with the precomputed Gram matrix: O(n^2) per
 iteration, whatever the kernel.
 
 Book chapter: *The dual by gradient ascent*. Sources: the projected gradient
-method (Bertsekas 1999, section 2.3); the method of multipliers (Bertsekas
-1999, section 4.2); the penalty-and-clipping scheme of the blog series
-(source 004 of the book).
+method (Bertsekas 1999, section 2.3); primal-dual gradient iterations
+(Arrow, Hurwicz & Uzawa 1958); the method of multipliers, which this is not
+(Bertsekas 1999, section 4.2); the penalty-and-clipping scheme of the blog
+series (source 004 of the book).
 """
 
 import numpy as np
@@ -147,6 +152,14 @@ def dual_gd(
     3. clips alpha to [0, C] (the projection onto the box);
     4. if ``augmented``, updates the multiplier beta <- beta + c s.
 
+    With ``augmented``, one projected gradient step on alpha alternates with
+    one ascent step on beta: a primal-dual gradient iteration of the
+    Arrow-Hurwicz-Uzawa kind. It is not the method of multipliers (augmented
+    Lagrangian), which minimises the augmented objective over alpha before
+    each update of beta. Its fixed points are the solutions of the dual
+    (s = 0, beta = b); that it reaches them is observed in the book's
+    chapter, not proved.
+
     It stops when the maximal KKT violation m(alpha) - M(alpha) (see
     :func:`svmlib.duality.max_violation`) is at most ``tol`` and, if
     ``augmented``, also ``|sum_i alpha_i y_i| <= tol``.
@@ -179,11 +192,12 @@ def dual_gd(
         most a quarter. Larger c enforces the constraint harder but makes the
         step smaller (the classic trade-off of penalty methods).
     augmented : bool, default=True
-        Update the multiplier beta (method of multipliers), so that
-        sum_i alpha_i y_i -> 0 exactly. ``False`` gives the pure penalty
-        method of the blog series, whose fixed point has
-        sum_i alpha_i y_i = b / c != 0 and so a slightly wrong dual
-        objective; the stopping rule then ignores the equality constraint.
+        Update the multiplier beta after every step (the primal-dual
+        iteration above), so that sum_i alpha_i y_i = 0 at a fixed point.
+        ``False`` gives the pure penalty method of the blog series, whose
+        fixed point has sum_i alpha_i y_i = b / c != 0 and so a slightly
+        wrong dual objective; the stopping rule then ignores the equality
+        constraint.
     max_iter : int, default=100_000
         Maximum number of iterations (each costs one n x n matrix-vector
         product).
@@ -229,10 +243,13 @@ def dual_gd(
 
     References
     ----------
-    Bertsekas (1999), *Nonlinear Programming*, 2nd ed., sections 2.3
-    (gradient projection) and 4.2 (method of multipliers); Hestenes (1969),
-    "Multiplier and gradient methods"; Powell (1969), "A method for nonlinear
-    constraints in minimization problems".
+    Bertsekas (1999), *Nonlinear Programming*, 2nd ed., section 2.3
+    (gradient projection); Arrow, Hurwicz & Uzawa (1958), *Studies in
+    Linear and Non-linear Programming* (primal-dual gradient iterations).
+    For contrast, the method of multipliers: Bertsekas (1999), section 4.2;
+    Hestenes (1969), "Multiplier and gradient methods"; Powell (1969), "A
+    method for nonlinear constraints in minimization problems". Book
+    chapter: *The dual by gradient ascent* (part I).
 
     Examples
     --------
