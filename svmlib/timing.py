@@ -7,7 +7,10 @@ measurement and printed beside it. A comparison times every contender in
 the same call of :func:`compare`, under the same thread count, and reports
 ratios. A trend ("grows like n^2") is a fitted exponent over at least four
 sizes, each a median, with its standard error, so that a reader can see
-when the series is too noisy to tell (:func:`scaling_exponent`).
+when the series is too noisy to tell, and with the slopes between
+consecutive sizes and a test of whether one power law fits them all
+(:func:`scaling_exponent`): a trend is stated only from repeated medians,
+and never as one power law where the local slopes disagree.
 
 The clock is ``time.perf_counter`` (wall time, in seconds).
 """
@@ -18,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import stats
 from threadpoolctl import threadpool_info, threadpool_limits
 
 __all__ = [
@@ -39,6 +43,12 @@ __all__ = [
 MIN_REPEATS = 3
 #: The fewest distinct sizes a trend is fitted to (:func:`scaling_exponent`).
 MIN_SIZES = 4
+# The lack-of-fit test's level: one power law is rejected when the
+# p-value is below it (Trend.one_law).
+_LACK_OF_FIT_LEVEL = 0.01
+# The variance of the median of r normal draws over that of their mean,
+# for large r (pi / 2): the local slopes' standard errors use it.
+_MEDIAN_VARIANCE_FACTOR = np.pi / 2
 
 
 def blas_threads():
@@ -411,7 +421,7 @@ def compare(
 
 @dataclass(frozen=True)
 class Trend:
-    """A power law t = c n^k fitted to timings over sizes.
+    """A power law t = c n^k fitted to timings over sizes, and its check.
 
     Attributes
     ----------
@@ -425,6 +435,27 @@ class Trend:
         The sizes n, increasing.
     medians : tuple of float
         The median times in seconds, in the order of ``sizes``.
+    local_slopes : tuple of float
+        The slope of log(median) against log n between each two consecutive
+        sizes (length ``len(sizes) - 1``): the exponent the series has
+        there.
+    local_stderrs : tuple of float
+        Their standard errors, from the scatter of the repeats about their
+        size's mean (pooled over the sizes, on log t), times pi/2 for a
+        median; NaN where no size was timed more than once.
+    lack_of_fit_p : float
+        The p-value of the lack-of-fit F test of the straight line
+        log t = log c + k log n (the spread of the sizes' means about the
+        line against the spread of the repeats within a size); NaN without
+        repeats.
+    one_law : bool
+        Whether one power law fits: the repeats allow the test and its
+        p-value is at least 0.01.
+    verdict : str
+        "clear", "too noisy to tell" (the medians do not rise, or the
+        standard error is 0.15 or more), "one power law does not fit:
+        local slopes X..Y", or "not repeated: whether one power law fits
+        cannot be tested".
     """
 
     exponent: float
@@ -432,24 +463,81 @@ class Trend:
     monotone: bool
     sizes: tuple
     medians: tuple
+    local_slopes: tuple = ()
+    local_stderrs: tuple = ()
+    lack_of_fit_p: float = float("nan")
+
+    @property
+    def one_law(self):
+        """Whether one power law fits every size (lack-of-fit test)."""
+        return bool(self.lack_of_fit_p >= _LACK_OF_FIT_LEVEL)
 
     @property
     def clear(self):
-        """Whether the series can support a trend.
+        """Whether the series can support a trend t ~ n^k.
 
-        True when the medians increase with n and the exponent's standard
-        error is below 0.15 (about +-0.3 for a 95% interval).
+        True when the medians increase with n, the exponent's standard
+        error is below 0.15 (about +-0.3 for a 95% interval), and one power
+        law fits (``one_law``: the slopes between consecutive sizes agree
+        within the scatter of the repeats).
         """
-        return self.monotone and self.stderr < 0.15
+        return self.monotone and self.stderr < 0.15 and self.one_law
+
+    @property
+    def verdict(self):
+        """The reading of the series, in words (see the class docstring)."""
+        if not self.monotone:
+            return "too noisy to tell"
+        if np.isnan(self.lack_of_fit_p):
+            return "not repeated: whether one power law fits cannot be tested"
+        if not self.one_law:
+            low, high = min(self.local_slopes), max(self.local_slopes)
+            return (
+                f"one power law does not fit: local slopes "
+                f"{low:.2f}..{high:.2f}"
+            )
+        return "clear" if self.clear else "too noisy to tell"
 
     def __str__(self):
         """Return the exponent, its standard error and the verdict."""
-        verdict = "" if self.clear else " (too noisy to tell)"
-        return f"t ~ n^{self.exponent:.2f} +- {self.stderr:.2f}{verdict}"
+        fitted = f"t ~ n^{self.exponent:.2f} +- {self.stderr:.2f}"
+        if self.clear:
+            return fitted
+        return f"{fitted} ({self.verdict})"
+
+
+def _lack_of_fit(log_n, log_t, fitted):
+    """Lack-of-fit F test of a straight line, with repeats at each x.
+
+    Returns the p-value and the pooled variance of the repeats (NaN for
+    both when no x has two values).
+    """
+    levels, group = np.unique(log_n, return_inverse=True)
+    counts = np.bincount(group)
+    means = np.bincount(group, weights=log_t) / counts
+    pure = float(np.sum((log_t - means[group]) ** 2))
+    dof_pure = len(log_t) - len(levels)
+    lack = float(np.sum(counts * (means - fitted(levels)) ** 2))
+    dof_lack = len(levels) - 2
+    if dof_pure == 0:
+        return float("nan"), float("nan")
+    if pure <= 1e-24 * len(log_t):  # identical repeats: exact or not at all
+        return (1.0 if lack <= 1e-20 * len(log_t) else 0.0), 0.0
+    statistic = (lack / dof_lack) / (pure / dof_pure)
+    return float(stats.f.sf(statistic, dof_lack, dof_pure)), pure / dof_pure
 
 
 def scaling_exponent(sizes, timings):
-    """Fit t = c n^k to repeated timings at four or more sizes.
+    """Fit t = c n^k to repeated timings at four or more sizes, and test it.
+
+    The exponent k is the least-squares slope of log t on log n over every
+    timed run. Beside it: the slopes between consecutive sizes (from the
+    medians), and a lack-of-fit F test of whether one power law fits all
+    the sizes, which compares the scatter of the sizes' mean log times
+    about the fitted line with the scatter of the repeats within a size.
+    When it rejects (p < 0.01) the series grows at a rate that changes
+    with n, and the verdict gives the range of the local slopes instead of
+    one exponent.
 
     Parameters
     ----------
@@ -461,7 +549,8 @@ def scaling_exponent(sizes, timings):
     Returns
     -------
     Trend
-        The exponent k, its standard error, and whether the medians rise.
+        The exponent k, its standard error, whether the medians rise, the
+        local slopes with their standard errors, and the test's p-value.
 
     Raises
     ------
@@ -473,16 +562,27 @@ def scaling_exponent(sizes, timings):
     ----------
     Press, Teukolsky, Vetterling & Flannery (2007), *Numerical Recipes*,
     3rd ed., section 15.2 (a straight line fitted by least squares, the
-    standard error of its slope), here on log t against log n. The book's
-    timing rules: CONTRIBUTING.md, "Every number computed".
+    standard error of its slope), here on log t against log n. Draper &
+    Smith (1998), *Applied Regression Analysis*, 3rd ed., section 2.1
+    (lack of fit and pure error: the F test with repeated observations).
+    The book's timing rules: CONTRIBUTING.md, "Every number computed".
 
     Examples
     --------
     >>> from svmlib.timing import Timing, scaling_exponent
     >>> sizes = [100, 200, 400, 800]
     >>> fake = [Timing((n**2 * 1e-9,) * 3, 1, 1) for n in sizes]
-    >>> round(scaling_exponent(sizes, fake).exponent, 6)
-    2.0
+    >>> trend = scaling_exponent(sizes, fake)
+    >>> round(trend.exponent, 6), trend.verdict
+    (2.0, 'clear')
+
+    A cost n + n^2 / 400, whose slope climbs from 1 towards 2, is not one
+    power law, even with repeats within 1% of each other:
+
+    >>> times = [1e-3 * n * (1 + n / 400) for n in sizes]
+    >>> bent = [Timing((t * 0.99, t, t * 1.01), 1, 1) for t in times]
+    >>> scaling_exponent(sizes, bent).verdict
+    'one power law does not fit: local slopes 1.26..1.58'
     """
     if not isinstance(sizes, Sequence) or not isinstance(timings, Sequence):
         raise ValueError("sizes and timings must be sequences")
@@ -510,10 +610,22 @@ def scaling_exponent(sizes, timings):
     stderr = np.sqrt(sigma2 / np.sum((log_n - log_n.mean()) ** 2))
     order = np.argsort(sizes)
     medians = np.array([t.median for t in timings])[order]
+    sorted_sizes = np.asarray(sizes, dtype=float)[order]
+    repeats = np.array([len(t.seconds) for t in timings])[order]
+    p_value, pure_variance = _lack_of_fit(
+        log_n, log_t, lambda x: coef[0] + coef[1] * x
+    )
+    step = np.diff(np.log(sorted_sizes))
+    slopes = np.diff(np.log(medians)) / step
+    variance = _MEDIAN_VARIANCE_FACTOR * pure_variance / repeats
+    slope_stderrs = np.sqrt(variance[:-1] + variance[1:]) / step
     return Trend(
         exponent=float(coef[1]),
         stderr=float(stderr),
         monotone=bool(np.all(np.diff(medians) > 0)),
-        sizes=tuple(int(n) for n in np.asarray(sizes)[order]),
+        sizes=tuple(int(n) for n in sorted_sizes),
         medians=tuple(float(m) for m in medians),
+        local_slopes=tuple(float(k) for k in slopes),
+        local_stderrs=tuple(float(se) for se in slope_stderrs),
+        lack_of_fit_p=p_value,
     )

@@ -1,6 +1,8 @@
 """svmlib.timing: the one way the book and the benchmarks time code."""
 
+import numpy as np
 import pytest
+from scipy import stats
 
 from svmlib.timing import (
     Comparison,
@@ -124,3 +126,100 @@ def test_time_once_runs_once_and_says_so():
     assert "one run, not repeated, 1 BLAS thread)" in str(timing)
     with pytest.raises(TypeError, match="callable"):
         time_once(42)
+
+
+def _noisy_power_law(sizes, k, sigma, repeats, rng, bend=0.0):
+    """Timings c n^k (1 + bend n) times log-normal noise of sd sigma."""
+    return [
+        Timing(
+            tuple(
+                1e-6 * n**k * (1 + bend * n) * np.exp(sigma * z)
+                for z in rng.standard_normal(repeats)
+            ),
+            1,
+            1,
+        )
+        for n in sizes
+    ]
+
+
+def test_local_slopes_are_the_slopes_between_consecutive_medians():
+    sizes = [500, 1000, 2000, 4000, 8379]
+    rng = np.random.default_rng(0)
+    timings = _noisy_power_law(sizes, 1.0, 0.05, 3, rng, bend=1 / 2000)
+    trend = scaling_exponent(sizes, timings)
+    medians = np.array([np.median(t.seconds) for t in timings])
+    by_hand = np.diff(np.log(medians)) / np.diff(np.log(sizes))
+    np.testing.assert_allclose(trend.local_slopes, by_hand, rtol=1e-12)
+    assert len(trend.local_stderrs) == len(sizes) - 1
+
+
+def test_lack_of_fit_p_value_is_the_f_test_of_line_against_one_mean_a_size():
+    # the same test computed another way: two nested least-squares models,
+    # a straight line and a free mean at each size
+    sizes = [250, 500, 1000, 2000, 4000]
+    rng = np.random.default_rng(1)
+    timings = _noisy_power_law(sizes, 1.5, 0.1, 4, rng, bend=1 / 4000)
+    log_n = np.repeat(np.log(sizes), 4)
+    log_t = np.log(np.concatenate([t.seconds for t in timings]))
+    line = np.polyval(np.polyfit(log_n, log_t, 1), log_n)
+    means = np.repeat(log_t.reshape(5, 4).mean(axis=1), 4)
+    rss_line = np.sum((log_t - line) ** 2)
+    rss_full = np.sum((log_t - means) ** 2)
+    f = ((rss_line - rss_full) / 3) / (rss_full / 15)
+    trend = scaling_exponent(sizes, timings)
+    assert trend.lack_of_fit_p == pytest.approx(stats.f.sf(f, 3, 15))
+
+
+def test_a_bent_series_is_not_one_power_law():
+    # slope from about 1.2 to 1.9: every size repeated within 1%, so the
+    # exponent's standard error alone would call it clear
+    sizes = [250, 500, 1000, 2000, 4000]
+    rng = np.random.default_rng(2)
+    timings = _noisy_power_law(sizes, 1.0, 0.01, 3, rng, bend=1 / 1000)
+    trend = scaling_exponent(sizes, timings)
+    assert trend.monotone and trend.stderr < 0.15
+    assert not trend.one_law and not trend.clear
+    low, high = min(trend.local_slopes), max(trend.local_slopes)
+    assert low < 1.3 and high > 1.7
+    assert trend.verdict == (
+        f"one power law does not fit: local slopes {low:.2f}..{high:.2f}"
+    )
+    assert trend.verdict in str(trend)
+
+
+def test_the_test_rejects_a_true_power_law_about_one_time_in_a_hundred():
+    sizes = [250, 500, 1000, 2000, 4000]
+    rng = np.random.default_rng(3)
+    rejected = [
+        not scaling_exponent(
+            sizes, _noisy_power_law(sizes, 2.0, 0.05, 3, rng)
+        ).one_law
+        for _ in range(2000)
+    ]
+    assert 0.004 <= np.mean(rejected) <= 0.02
+
+
+def test_local_slope_standard_errors_match_their_scatter():
+    # the reported standard error of a local slope against the standard
+    # deviation of that slope over many simulated series
+    sizes = [250, 500, 1000, 2000]
+    rng = np.random.default_rng(4)
+    trends = [
+        scaling_exponent(sizes, _noisy_power_law(sizes, 1.0, 0.1, 5, rng))
+        for _ in range(2000)
+    ]
+    slopes = np.array([t.local_slopes for t in trends])
+    reported = np.array([t.local_stderrs for t in trends]).mean(axis=0)
+    scatter = slopes.std(axis=0)
+    np.testing.assert_allclose(reported, scatter, rtol=0.2)
+
+
+def test_without_repeats_one_power_law_cannot_be_tested():
+    sizes = [250, 500, 1000, 2000]
+    timings = [Timing((1e-6 * n,), 1, 0) for n in sizes]
+    trend = scaling_exponent(sizes, timings)
+    assert np.isnan(trend.lack_of_fit_p)
+    assert not trend.one_law and not trend.clear
+    assert trend.verdict.startswith("not repeated")
+    assert np.all(np.isnan(trend.local_stderrs))
