@@ -20,8 +20,9 @@ by the rules that keep a kernel positive semi-definite: ``k1 + k2``,
 ``k.exp()``. :class:`ExponentialRandomFeatures` approximates the exponential
 kernel exp(x . z) by an explicit finite feature map.
 
-Book chapter: *Kernels* (part II). Sources: Schölkopf & Smola (2002) for the
-kernels themselves and the composition rules; Rahimi & Recht (2007) for
+Book chapters: *Kernels* and *Kernels in practice* (part II). Sources:
+Schölkopf & Smola (2002) for the kernels themselves and the composition
+rules; Rahimi & Recht (2007) for
 random Fourier features; the parametrizations follow the book (``sigma``) and
 scikit-learn (``gamma``).
 """
@@ -1457,7 +1458,8 @@ class ExponentialRandomFeatures(TransformerMixin, BaseEstimator):
         References
         ----------
         Rahimi & Recht (2007), "Random features for large-scale kernel
-        machines"; book chapter: *Kernels* (part II), random features.
+        machines"; book chapter: *Kernels in practice* (part II), random
+        features.
 
         Examples
         --------
