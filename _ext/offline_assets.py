@@ -12,15 +12,22 @@ When the HTML build finishes, the files are copied into
 ``_build/html/_static/`` and the players' links in the written pages are
 rewritten, so that no page fetches anything from the network.
 
-Two fixes for pages read from disk keep the browser console free of errors:
-repeated script entries are dropped from each page (sphinx-thebe adds its
-inline configuration script once per reading pass, and ``const
-THEBE_JS_URL`` declared twice is an error), and the theme's colour mode
+Three fixes for pages read from disk keep the browser console free of
+errors: repeated script entries are dropped from each page (sphinx-thebe
+adds its inline configuration script once per reading pass, and ``const
+THEBE_JS_URL`` declared twice is an error); the theme's colour mode
 defaults to "auto" (with no mode stored, as for a page opened from a file,
-the theme logs an error before falling back to it).
+the theme logs an error before falling back to it); and the theme's
+``<link rel="preload" as="font" crossorigin>`` hints for Font Awesome's web
+fonts are dropped from the written pages. A font preload is a CORS request,
+which Chromium refuses for ``file://`` ("blocked by CORS policy", one error
+per font on every page); the fonts themselves still load, from the
+``@font-face`` rules of the theme's stylesheet, and the icons are drawn by
+Font Awesome's script as inline SVG.
 """
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -44,6 +51,8 @@ MATHJAX_SCRIPT = "mathjax/tex-chtml-full.js"
 #: the stylesheet link that matplotlib's animation HTML carries
 FONT_AWESOME_CDN = "https://maxcdn.bootstrapcdn.com/font-awesome/4.4.0/css/font-awesome.min.css"
 FONT_AWESOME_LOCAL = "_static/font-awesome/css/font-awesome.min.css"
+#: a <link> element (one line, as the theme writes it) and its line break
+LINK = re.compile(r"[ \t]*<link\b[^>]*>\n?")
 
 
 def _package(app, folder):
@@ -82,18 +91,41 @@ def _copy_assets(app):
                 shutil.copy2(source / name, destination / name)
 
 
-def _localise_links(app):
-    """Point the animation players' Font Awesome links at the local copy."""
+def _is_font_preload(link):
+    return (
+        re.search(r"""\brel=["']?preload\b""", link) is not None
+        and re.search(r"""\bas=["']?font\b""", link) is not None
+    )
+
+
+def drop_font_preloads(html):
+    """Remove the ``<link rel="preload" as="font">`` elements of a page.
+
+    Other links (stylesheets, script preloads) are kept.
+    """
+    return LINK.sub(
+        lambda match: "" if _is_font_preload(match.group()) else match.group(),
+        html,
+    )
+
+
+def _rewrite_pages(app):
+    """Make each written page load its assets from disk without errors.
+
+    The animation players' Font Awesome links point at the local copy, and
+    the font preloads are dropped (see the module's docstring).
+    """
     outdir = Path(app.outdir)
     for page in outdir.rglob("*.html"):
         html = page.read_text(encoding="utf-8")
-        if FONT_AWESOME_CDN in html:
+        rewritten = drop_font_preloads(html)
+        if FONT_AWESOME_CDN in rewritten:
             local = os.path.relpath(
                 outdir / FONT_AWESOME_LOCAL, page.parent
             ).replace(os.sep, "/")
-            page.write_text(
-                html.replace(FONT_AWESOME_CDN, local), encoding="utf-8"
-            )
+            rewritten = rewritten.replace(FONT_AWESOME_CDN, local)
+        if rewritten != html:
+            page.write_text(rewritten, encoding="utf-8")
 
 
 def _script_key(script):
@@ -122,7 +154,7 @@ def finish(app, exception):
     if exception is not None or app.builder.format != "html":
         return
     _copy_assets(app)
-    _localise_links(app)
+    _rewrite_pages(app)
 
 
 def setup(app):
