@@ -176,7 +176,10 @@ def nu_svc(K, y, nu, weight=None, **solver_options):
         If nu is not in (0, 1], or is infeasible: nu l / 2 exceeds the sum
         of the upper bounds of a class (without weights, nu >
         2 min(l+, l-) / l, l+ and l- the sizes of the classes;
-        scikit-learn's "specified nu is infeasible").
+        scikit-learn's "specified nu is infeasible"); or if the solution's
+        r is zero within rounding (nu at or below the smallest nu the data
+        admit: the reduced convex hulls overlap and w = 0; LIBSVM divides
+        by that r and returns meaningless coefficients).
 
     References
     ----------
@@ -220,18 +223,45 @@ def nu_svc(K, y, nu, weight=None, **solver_options):
         per_class=True,
         **solver_options,
     )
+    _check_margin(result, total, K, nu, upper, y)
     r = result.r
-    if not r > 0:
-        raise ValueError(
-            f"nu-SVC found r = {r:.3g} <= 0 (the solver did not converge, "
-            "or the data have no margin to rescale); try a smaller nu or "
-            "a smaller tol."
-        )
     return _solution(
         result,
         result.alpha * y / r,
         intercept=result.b / r,
         dual_objective=result.dual_objective / (r * r),
+    )
+
+
+def _check_margin(result, total, K, nu, upper, y):
+    """Refuse an r that is zero within its rounding (nu below nu_min).
+
+    r is computed from gradients G = Q a of size up to sum_i a_i max K_ii
+    per class; below 64 eps times that, its sign and size are rounding, and
+    dividing by it (as LIBSVM does) returns coefficients of 1e8 to 1e16
+    that mean nothing.
+    """
+    diagonal = as_gram(K).diagonal() if hasattr(K, "column") else np.diag(K)
+    floor = 64 * np.finfo(np.float64).eps * total * np.abs(diagonal).max()
+    if result.r > floor:
+        return
+    nu_max = 2 * min(upper[y > 0].sum(), upper[y < 0].sum()) / upper.sum()
+    if not result.converged:
+        cause = (
+            f"the solver stopped ({result.status}) before reaching tol, with r"
+        )
+    else:
+        cause = (
+            f"nu = {nu:g} is at or below the smallest nu these data admit: "
+            "the two classes' reduced convex hulls (weights at most "
+            "2 w_i / (nu n)) overlap, the solution has w = 0 and defines no "
+            "classifier, and r"
+        )
+    raise ValueError(
+        f"nu-SVC cannot rescale its solution: {cause} = {result.r:.3g} is "
+        f"zero within rounding (<= {floor:.3g}). Use a larger nu (at most "
+        f"nu_max = {nu_max:.4g} here), or SVC with a finite C (Chang & "
+        "Lin 2001; Bennett & Bredensteiner 2000)."
     )
 
 

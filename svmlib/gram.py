@@ -55,11 +55,18 @@ class DenseGram:
     ----------
     K : array-like of shape (n, n)
         Symmetric Gram matrix, float32 or float64.
+    checked : bool, default=False
+        Whether K is already a C-contiguous, square, finite float32 or
+        float64 array (the output of :func:`svmlib._validation.check_gram`,
+        or a submatrix of one): then it is not checked again. The one-vs-one
+        machines of a multiclass fit take submatrices of the Gram matrix
+        checked once.
 
     Raises
     ------
     ValueError
-        If ``K`` is not square or contains NaN or infinity.
+        If ``K`` is not square or contains NaN or infinity (unless
+        ``checked``).
 
     References
     ----------
@@ -74,8 +81,8 @@ class DenseGram:
     (array([1., 3.]), array([2., 3.]))
     """
 
-    def __init__(self, K):
-        self.K = check_gram(K)
+    def __init__(self, K, checked=False):
+        self.K = K if checked else check_gram(K)
         self.n = self.K.shape[0]
         self._diagonal = np.diagonal(self.K).astype(np.float64)
         self._rows = None

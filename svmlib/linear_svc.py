@@ -165,7 +165,8 @@ n_features)
             positive weight (named by its label), ``sample_weight`` is not
             finite or of the wrong shape, the data are invalid, or the
             features are so large that their squared norms overflow. A fit
-            that fails leaves the estimator unfitted.
+            that fails leaves the estimator as it was (its earlier model,
+            or unfitted).
 
         References
         ----------

@@ -166,8 +166,8 @@ n_features)
             wrong shape or has no positive weight, or the features are so
             large that their squared norms overflow. Errors in the
             parameters are raised before ``fit`` changes anything; a fit
-            that fails later leaves the estimator unfitted, never half a
-            model (a model of an earlier fit is removed on entry).
+            that fails later leaves the estimator as it was (its earlier
+            model, or unfitted), never half a model.
 
         Warns
         -----

@@ -36,6 +36,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from tqdm.auto import tqdm
 
 from ._validation import (
+    check_gram,
     check_int,
     check_n_classes,
     check_n_support,
@@ -156,7 +157,8 @@ class TrainingKernel:
         self.n = _n_points(X)
         self.dtype = float_dtype(getattr(X, "dtype", np.float64))
         fits = gram_fits(self.n, self.dtype, cache_size)
-        self.K = kernel(X, X) if fits else None
+        # checked here once: the machines' submatrices are not checked again
+        self.K = check_gram(kernel(X, X)) if fits else None
         self._blocks = OrderedDict()  # class index -> its block with itself
         self.kept_log = []  # (class, kept or not), one entry per change
         self._buffer = None  # memory for one pair's Gram matrix
@@ -189,8 +191,8 @@ class TrainingKernel:
         training = cls.__new__(cls)
         training.X, training.kernel, training.cache_size = None, None, None
         training.n = K.shape[0]
-        training.K = K
-        training.dtype = K.dtype
+        training.K = check_gram(K)  # once; see __init__
+        training.dtype = training.K.dtype
         training._blocks, training._buffer = OrderedDict(), None
         training.kept_log = []
         return training
@@ -248,8 +250,8 @@ class TrainingKernel:
         """
         if self.K is not None:
             if self._all_in_order(members):  # no copy
-                return DenseGram(self.K)
-            return DenseGram(self.K[np.ix_(members, members)])
+                return DenseGram(self.K, checked=True)
+            return DenseGram(self.K[np.ix_(members, members)], checked=True)
         return make_gram(self._points(members), self.kernel, self.cache_size)
 
     def pair_gram(self, groups, i, j, *, reuse=True):
@@ -1235,31 +1237,37 @@ def ovr_from_ovo(decision, n_classes):
 
 @contextmanager
 def _fresh_fit(estimator):
-    """Context manager for the body of ``fit``: all of the model or none.
+    """Context manager for the body of ``fit``: all of the new model or none.
 
     On entry, the fitted attributes (names ending in "_") of an earlier fit
-    are removed; on any exception inside the block, those set so far are
-    removed too. scikit-learn's ``validate_data`` sets ``n_features_in_``
-    before the checks on the data that may still fail (one class, bad
-    weights, ...): without this, a failed fit would leave half a model, and
-    ``predict`` would raise AttributeError instead of ``NotFittedError``.
+    are set aside; on any exception inside the block, those set so far are
+    removed and the earlier ones put back: a failed fit leaves the
+    estimator as it was (fitted with its earlier model, or unfitted).
+    scikit-learn's ``validate_data`` sets ``n_features_in_`` before the
+    checks on the data that may still fail (one class, bad weights, ...):
+    without this, a failed fit would leave half a model, and ``predict``
+    would raise AttributeError instead of ``NotFittedError``, or mix two
+    models.
     """
-    _remove_fitted_attributes(estimator)
+    earlier = _remove_fitted_attributes(estimator)
     try:
         yield
     except BaseException:
         _remove_fitted_attributes(estimator)
+        vars(estimator).update(earlier)
         raise
 
 
 def _remove_fitted_attributes(estimator):
-    fitted = [
-        name
-        for name in vars(estimator)
+    """Remove the fitted attributes; return them as a dict."""
+    fitted = {
+        name: value
+        for name, value in vars(estimator).items()
         if name.endswith("_") and not name.startswith("__")
-    ]
+    }
     for name in fitted:
         delattr(estimator, name)
+    return fitted
 
 
 def _copy_transposed(source, target, tile=256):
@@ -1315,7 +1323,7 @@ class OneVsRest(ClassifierMixin, BaseEstimator):
         ``decision_function``.
     ValueError
         From ``fit``: fewer than two classes, or invalid X, y. A fit that
-        fails leaves the estimator unfitted.
+        fails leaves the estimator as it was.
 
     References
     ----------

@@ -206,7 +206,7 @@ n_features)
             .InvalidParameterError). Then NaN or infinity in X, a
             non-square precomputed Gram matrix, sample weights of the
             wrong shape or all <= 0. A failed fit leaves the estimator
-            unfitted.
+            as it was (its earlier model, or unfitted).
         TypeError
             A sparse matrix with ``kernel="precomputed"``.
 

@@ -774,7 +774,7 @@ callable, default="rbf"
         class, a non-square precomputed Gram matrix, sample weights of the
         wrong shape, no class left with positive weights, features too
         large for gamma="scale". A fit that fails leaves the estimator
-        unfitted.
+        as it was (its earlier model, or unfitted).
     TypeError
         From ``fit``: a sparse matrix with ``kernel="precomputed"``.
 
@@ -1103,11 +1103,12 @@ callable, default="rbf"
         gamma <= 0, ...).
     ValueError
         From ``fit``: "specified nu is infeasible" when a pair of classes
-        has nu (n_i + n_j) / 2 > min(n_i, n_j); when a machine finds r <= 0
-        (no margin left to rescale: at this nu the two classes' reduced
-        convex hulls meet, where scikit-learn fails with non-finite
-        coefficients); and the errors of :class:`SVC` (bad data, one class,
-        bad weights). A fit that fails leaves the estimator unfitted.
+        has nu (n_i + n_j) / 2 > min(n_i, n_j); when a machine finds r
+        zero within rounding (no margin left to rescale: at this nu the
+        two classes' reduced convex hulls meet, where scikit-learn returns
+        coefficients of 1e8 to 1e16, or non-finite ones); and the errors
+        of :class:`SVC` (bad data, one class, bad weights). A fit that
+        fails leaves the estimator as it was.
     TypeError
         From ``fit``: a sparse matrix with ``kernel="precomputed"``.
 
@@ -1212,7 +1213,8 @@ n_features)
             "specified nu is infeasible" if a pair of classes (i, j) has
             nu (n_i + n_j) / 2 > min(n_i, n_j), n_c the total positive
             weight of class c (a class without it included); if a machine
-            finds r <= 0 (see the class); otherwise as :meth:`SVC.fit`.
+            finds r zero within rounding (see the class); otherwise as
+            :meth:`SVC.fit`.
         MemoryError
             If the pairwise model would not fit in the memory available.
 

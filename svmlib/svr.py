@@ -66,7 +66,8 @@ n_features)
             .InvalidParameterError). Then y None, NaN or infinity in X or
             y, X and y of different lengths, a non-square precomputed Gram
             matrix, sample weights of the wrong shape or all <= 0. A failed
-            fit leaves the estimator unfitted.
+            fit leaves the estimator as it was (its earlier model, or
+            unfitted).
         TypeError
             A sparse matrix with ``kernel="precomputed"``.
 

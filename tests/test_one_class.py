@@ -244,10 +244,12 @@ def test_bad_data_and_atomic_fit():
     with pytest.raises(ValueError, match="NaN"):
         OneClassSVM().fit(X_nan)
     model = OneClassSVM().fit(X)
+    before = model.decision_function(X)
     with pytest.raises(ValueError, match="all samples have zero or negative"):
-        model.fit(X, sample_weight=-np.ones(len(X)))
-    assert not hasattr(model, "offset_")
+        model.fit(X[:, :1], sample_weight=-np.ones(len(X)))
+    assert model.n_features_in_ == X.shape[1]  # the earlier model, whole
+    np.testing.assert_array_equal(model.decision_function(X), before)
     with pytest.raises(NotFittedError):
-        model.decision_function(X)
+        OneClassSVM().decision_function(X)
     with pytest.raises(ValueError, match="features"):
         OneClassSVM().fit(X).predict(X[:, :1])

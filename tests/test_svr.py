@@ -354,15 +354,20 @@ def test_bad_data(Estimator):
         model.predict(X[:, :3])
 
 
-def test_failed_fit_leaves_the_estimator_unfitted():
+def test_failed_fit_leaves_the_estimator_as_it_was():
     X, y = _friedman()
-    model = SVR().fit(X, y)
+    model = SVR()
     with pytest.raises(ValueError):
         model.fit(X, y, sample_weight=-np.ones(len(y)))
-    assert not hasattr(model, "support_")
     assert not hasattr(model, "n_features_in_")
     with pytest.raises(NotFittedError):
         model.predict(X)
+    model.fit(X, y)
+    before = model.predict(X)
+    with pytest.raises(ValueError):
+        model.fit(X[:, :3], y, sample_weight=-np.ones(len(y)))
+    assert model.n_features_in_ == X.shape[1]
+    np.testing.assert_array_equal(model.predict(X), before)
 
 
 def test_one_convergence_warning_from_the_status():

@@ -1,4 +1,4 @@
-"""The result type and the convergence warning shared by svmlib's solvers.
+"""The result type, history recorder and convergence warning of the solvers.
 
 Their input checks are in ``svmlib._validation``.
 """
@@ -9,7 +9,74 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-__all__ = ["STATUSES", "SolverResult", "warn_not_converged"]
+__all__ = ["STATUSES", "History", "SolverResult", "warn_not_converged"]
+
+
+class History:
+    """What a solver records at each iteration, returned as arrays.
+
+    The one recorder of svmlib's iterative solvers (``primal_gd``,
+    ``dual_gd``, ``simplified_smo``, ``smo``): created with the names of
+    the quantities and whether to record at all, fed one value per name
+    by :meth:`record`, turned into the ``history`` field of a result by
+    :meth:`arrays`. A recorder that is off is false, so that a solver
+    skips computing what it would record (``if history: ...``).
+
+    Parameters
+    ----------
+    *names : str
+        The quantities recorded (for example ``"dual_objective"``).
+    enabled : bool, default=True
+        Whether to record; if False, :meth:`record` is not to be called
+        and :meth:`arrays` returns None.
+
+    Examples
+    --------
+    >>> from svmlib.solvers._common import History
+    >>> history = History("dual_objective", "kkt_violation")
+    >>> history.record(dual_objective=0.0, kkt_violation=2.0)
+    >>> history.record(dual_objective=0.5, kkt_violation=0.1)
+    >>> history.arrays()["kkt_violation"].tolist()
+    [2.0, 0.1]
+    >>> bool(History("w", enabled=False)), History("w", enabled=False).arrays()
+    (False, None)
+    """
+
+    def __init__(self, *names, enabled=True):
+        self._values = {name: [] for name in names} if enabled else None
+
+    def __bool__(self):
+        return self._values is not None
+
+    def record(self, **values):
+        """Append one value to each quantity (all of them, every time).
+
+        Raises
+        ------
+        ValueError
+            If the names differ from those the recorder was created with.
+        """
+        if values.keys() != self._values.keys():
+            raise ValueError(
+                f"record takes {sorted(self._values)}, got {sorted(values)}."
+            )
+        for name, value in values.items():
+            self._values[name].append(value)
+
+    def arrays(self):
+        """Return each quantity as an ndarray (float64 for numbers), or None.
+
+        Returns
+        -------
+        dict of str to ndarray, or None
+            Entry k of each array is the state after k iterations.
+        """
+        if self._values is None:
+            return None
+        return {
+            name: np.asarray(values, dtype=np.float64)
+            for name, values in self._values.items()
+        }
 
 
 @dataclass

@@ -36,6 +36,7 @@ from .._validation import (
     check_positive,
     check_tol,
 )
+from ._common import History
 
 __all__ = ["PrimalResult", "primal_gd", "regularised_hinge_objective"]
 
@@ -266,11 +267,9 @@ def primal_gd(
     objective = regularised_hinge_objective(w, b, X, y, lam)
     best = (w.copy(), b, objective)
     checks = [objective]  # best objective after each epoch
-    history = (
-        {"objective": [objective], "w": [w.copy()], "b": [b]}
-        if record_history
-        else None
-    )
+    history = History("objective", "w", "b", enabled=record_history)
+    if history:
+        history.record(objective=objective, w=w.copy(), b=b)
 
     steps_per_epoch = -(-n // batch_size)
     check_every = max(steps_per_epoch, MIN_CHECK_INTERVAL)
@@ -293,12 +292,12 @@ def primal_gd(
         w, b = _subgradient_step(
             w, b, X[batch], y[batch], lam, step_size(t, learning_rate, lam)
         )
-        if history is not None:
-            history["objective"].append(
-                regularised_hinge_objective(w, b, X, y, lam)
+        if history:
+            history.record(
+                objective=regularised_hinge_objective(w, b, X, y, lam),
+                w=w.copy(),
+                b=b,
             )
-            history["w"].append(w.copy())
-            history["b"].append(b)
 
     objective = regularised_hinge_objective(w, b, X, y, lam)
     if objective < best[2]:
@@ -312,18 +311,13 @@ def primal_gd(
             ConvergenceWarning,
             stacklevel=2,
         )
-    if history is not None:
-        history = {
-            key: np.asarray(values, dtype=np.float64)
-            for key, values in history.items()
-        }
     return PrimalResult(
         w=best[0],
         b=float(best[1]),
         n_iter=t,
         converged=converged,
         objective=best[2],
-        history=history,
+        history=history.arrays(),
     )
 
 

@@ -62,7 +62,7 @@ from ..gram import (
     column_blas_threads,
 )
 from . import _smo_compiled
-from ._common import SolverResult, warn_not_converged
+from ._common import History, SolverResult, warn_not_converged
 
 __all__ = ["smo", "two_variable_step", "step_bounds"]
 
@@ -342,7 +342,7 @@ def _compiled_loop(state):
     :func:`_solve_wss2` on a Gram matrix held as an array (without history);
     ``_smo_compiled.ENABLED = False`` keeps every step in NumPy.
     """
-    if not _smo_compiled.ENABLED or state.history is not None:
+    if not _smo_compiled.ENABLED or state.history:
         return None
     gram = state.gram
     if type(gram) is DoubledGram:
@@ -552,7 +552,7 @@ class _Platt:
             self.b = -s.E[j]
         else:
             self.b = -0.5 * (s.E[i] + s.E[j])
-        if s.history is not None:
+        if s.history:
             s.record(s.violation())
         return True
 
@@ -592,10 +592,8 @@ class _SMOState:
         self._position = None  # position of each point in ``active``
         self.n_iter = 0
         self.status = None  # why the solver stopped (SolverResult.status)
-        self.history = (
-            {"dual_objective": [], "kkt_violation": []}
-            if record_history
-            else None
+        self.history = History(
+            "dual_objective", "kkt_violation", enabled=record_history
         )
 
     def _errors(self):
@@ -750,9 +748,10 @@ class _SMOState:
         return -0.5 * float(self.alpha @ (self.y * self.E + self.p))
 
     def record(self, violation):
-        if self.history is not None:
-            self.history["dual_objective"].append(self.objective())
-            self.history["kkt_violation"].append(violation)
+        if self.history:
+            self.history.record(
+                dual_objective=self.objective(), kkt_violation=violation
+            )
 
     def step(self, i, j, K_i=None):
         """Take the analytic step on (i, j); return whether alpha changed."""
@@ -784,11 +783,7 @@ class _SMOState:
 
     def result(self, tol):
         violation = self.violation()
-        history = None
-        if self.history is not None:
-            history = {
-                key: np.asarray(values) for key, values in self.history.items()
-            }
+        history = self.history.arrays()
         b, r = self.intercept()
         return SolverResult(
             alpha=self.alpha,

@@ -28,7 +28,7 @@ from .._validation import (
 )
 from ..duality import dual_objective_from_errors, max_violation
 from ..gram import as_gram, column_blas_threads
-from ._common import SolverResult, warn_not_converged
+from ._common import History, SolverResult, warn_not_converged
 from .sequential_minimal import step_bounds
 
 __all__ = ["simplified_smo"]
@@ -179,14 +179,13 @@ def simplified_smo(
     n, diagonal = gram.n, gram.diagonal()
     alpha, b = np.zeros(n), 0.0
     E = -y.copy()  # f(x) - b - y with alpha = 0; the handout's E_k is E[k] + b
-    history = (
-        {
-            "dual_objective": [0.0],
-            "kkt_violation": [max_violation(alpha, y, C, E)],
-        }
-        if record_history
-        else None
+    history = History(
+        "dual_objective", "kkt_violation", enabled=record_history
     )
+    if history:
+        history.record(
+            dual_objective=0.0, kkt_violation=max_violation(alpha, y, C, E)
+        )
     n_iter, passes = 0, 0
     with column_blas_threads():
         while passes < max_passes and n_iter < max_iter:
@@ -226,12 +225,10 @@ def simplified_smo(
                 alpha[i], alpha[j] = alpha_i, alpha_j
                 n_iter += 1
                 changed += 1
-                if history is not None:
-                    history["dual_objective"].append(
-                        dual_objective_from_errors(alpha, y, E)
-                    )
-                    history["kkt_violation"].append(
-                        max_violation(alpha, y, C, E)
+                if history:
+                    history.record(
+                        dual_objective=dual_objective_from_errors(alpha, y, E),
+                        kkt_violation=max_violation(alpha, y, C, E),
                     )
                 if n_iter >= max_iter:
                     break
@@ -250,7 +247,5 @@ def simplified_smo(
         converged=converged,
         dual_objective=dual_objective_from_errors(alpha, y, E),
         kkt_violation=violation,
-        history=None
-        if history is None
-        else {key: np.asarray(v) for key, v in history.items()},
+        history=history.arrays(),
     )
