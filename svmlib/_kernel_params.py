@@ -40,6 +40,7 @@ from sklearn.utils.validation import (
 from ._validation import check_max_iter, check_sample_weight
 from .gram import gram_fits, make_gram
 from .kernels import KERNEL_NAMES, kernel_from_name
+from .solvers._common import STATUSES, not_converged_message
 
 __all__ = [
     "GAMMA_KERNELS",
@@ -332,16 +333,6 @@ def sparse_like_sklearn(A):
 
 
 #: How the warning words each way of stopping short (the solver's status).
-_STOPPED = {
-    "no_step": (
-        "SMO stopped after {n_iter} steps because the selected pair could "
-        "not move (the step rounds to zero)"
-    ),
-    "stalled": (
-        "SMO stopped after {n_iter} steps because the maximal KKT violation "
-        "had stopped falling"
-    ),
-}
 
 
 class KernelMachine(BaseEstimator):
@@ -500,27 +491,31 @@ class KernelMachine(BaseEstimator):
         """One ConvergenceWarning, worded from the solver's status."""
         if solution.converged:
             return
-        violation = (
-            f"a maximal KKT violation of {solution.kkt_violation:.3g} > "
-            f"tol={self.tol:g}: the solution is not optimal."
-        )
         if solution.status == "max_iter":
-            message = (
-                f"Solver terminated early (max_iter={self.max_iter}).  "
+            # scikit-learn's sentence first (its tests match it)
+            prefix = f"Solver terminated early (max_iter={self.max_iter}). "
+            advice = (
                 "Consider pre-processing your data with StandardScaler or "
-                "MinMaxScaler, or increase max_iter. SMO stopped with "
-                f"{violation}"
+                "MinMaxScaler, or increase max_iter."
             )
         else:
-            reason = _STOPPED.get(
-                solution.status, f"SMO stopped ({solution.status})"
-            ).format(n_iter=solution.n_iter)
-            message = (
-                f"{reason} with {violation} The problem may be badly "
-                "scaled for floating point: standardise the features, or "
-                "use a smaller gamma or degree."
+            prefix = ""
+            advice = (
+                "The problem may be badly scaled for floating point: "
+                "standardise the features, or use a smaller gamma or degree."
             )
-        warnings.warn(message, ConvergenceWarning, stacklevel=3)
+        reason = STATUSES.get(
+            solution.status, f"stopped ({solution.status})"
+        ).format(n_iter=solution.n_iter, max_iter=self.max_iter)
+        message = not_converged_message(
+            "SMO",
+            reason,
+            "maximal KKT violation",
+            solution.kkt_violation,
+            self.tol,
+            advice,
+        )
+        warnings.warn(prefix + message, ConvergenceWarning, stacklevel=3)
 
     # -- prediction ------------------------------------------------------
 

@@ -14,6 +14,7 @@ from sklearn.utils.validation import validate_data
 
 from ._validation import check_sample_weight, positive_weight_points
 from .multiclass import _fresh_fit
+from .solvers._common import not_converged_message
 from .solvers.coordinate_descent import LOSSES, dual_cd
 
 __all__ = ["LinearSVC"]
@@ -212,11 +213,15 @@ n_features)
         if stopped:
             gap = max(fit.projected_gradient_gap for fit in stopped)
             warnings.warn(
-                "LinearSVC failed to converge within max_iter="
-                f"{self.max_iter} passes ({len(stopped)} of {len(fits)} "
-                f"machines; projected-gradient gap {gap:.3g} > "
-                f"tol={self.tol:g}), so the solution is not optimal; "
-                "increase max_iter, or scale the features.",
+                not_converged_message(
+                    "LinearSVC",
+                    f"reached max_iter={self.max_iter} passes in "
+                    f"{len(stopped)} of {len(fits)} machine(s)",
+                    "projected-gradient gap",
+                    gap,
+                    self.tol,
+                    "Increase max_iter, or scale the features.",
+                ),
                 ConvergenceWarning,
                 stacklevel=3,  # the caller of fit, past _fit_context
             )

@@ -14,6 +14,7 @@ from sklearn.utils.validation import validate_data
 
 from ._validation import check_sample_weight
 from .multiclass import _fresh_fit
+from .solvers._common import not_converged_message
 from .solvers.coordinate_descent import _with_bias
 from .solvers.coordinate_descent_svr import SVR_LOSSES, dual_cd_svr
 
@@ -217,17 +218,19 @@ n_features)
             self.intercept_ = np.array([b]) if self.fit_intercept else 0.0
             self.n_iter_ = int(n_iter)
         if not converged:
-            what = (
-                "passes with the violations summing to "
-                f"{measure:.3g} times the first pass's"
-                if self._uses_dual(X)
-                else f"Newton steps with a gradient norm {measure:.3g} times "
-                "the first"
-            )
+            dual = self._uses_dual(X)
             warnings.warn(
-                f"LinearSVR failed to converge: it reached max_iter="
-                f"{self.max_iter} {what} > tol={self.tol:g}, so the solution "
-                "is not optimal. Increase max_iter, or scale the features.",
+                not_converged_message(
+                    "LinearSVR",
+                    f"reached max_iter={self.max_iter} "
+                    + ("passes" if dual else "Newton steps"),
+                    "sum of violations relative to the first pass's"
+                    if dual
+                    else "gradient norm relative to the first",
+                    measure,
+                    self.tol,
+                    "Increase max_iter, or scale the features.",
+                ),
                 ConvergenceWarning,
                 stacklevel=3,  # the caller of fit, past _fit_context
             )

@@ -58,6 +58,7 @@ from .multiclass import (
 )
 from .probability import class_probabilities
 from .solvers import smo
+from .solvers._common import not_converged_message
 
 __all__ = ["NuSVC", "SVC"]
 
@@ -101,7 +102,7 @@ class _BaseSVC(ClassifierMixin, BaseEstimator):
     ``dual_objective``, ``converged`` and ``kkt_violation``. It may also
     check the weights of the points (``_check_weights``), the kernel
     parameters (``_check_kernel_parameters``) and say why a machine did not
-    converge (``_nonconvergence_reason``).
+    converge short of max_iter (``_no_progress_reason``).
     """
 
     def __sklearn_tags__(self):
@@ -287,28 +288,36 @@ class _BaseSVC(ClassifierMixin, BaseEstimator):
             ]
         )
         at_limit = np.any(fit.n_iter[stopped] >= limits[stopped])
+        max_iter = self.max_iter or "max(10^7, 100 n), the default"
+        if at_limit:  # scikit-learn's sentence first (its tests match it)
+            prefix = f"Solver terminated early (max_iter={max_iter}). "
+            advice = (
+                "Consider pre-processing your data with StandardScaler or "
+                "MinMaxScaler, or increase max_iter."
+            )
+        else:
+            prefix, advice = "", self._no_progress_reason()
+        reason = (
+            f"stopped before tol in {stopped.sum()} of {stopped.size} "
+            "machine(s)"
+        )
         warnings.warn(
-            f"{self._nonconvergence_reason(at_limit)} {stopped.sum()} of "
-            f"{stopped.size} machine(s) stopped with a KKT violation of up "
-            f"to {fit.kkt_violation[stopped].max():.3g} > tol={self.tol:g}; "
-            "the solution is not optimal.",
+            prefix
+            + not_converged_message(
+                "SMO",
+                reason,
+                "maximal KKT violation",
+                fit.kkt_violation[stopped].max(),
+                self.tol,
+                advice,
+            ),
             ConvergenceWarning,
             stacklevel=4,
         )
 
-    def _nonconvergence_reason(self, at_limit):
-        if at_limit:
-            max_iter = self.max_iter or "max(10^7, 100 n), the default"
-            return (
-                f"Solver terminated early (max_iter={max_iter}).  "
-                "Consider pre-processing your data with StandardScaler or "
-                "MinMaxScaler, or increase max_iter."
-            )
-        return self._no_progress_reason()
-
     def _no_progress_reason(self):
         return (
-            "SMO could make no further progress. The problem may be badly "
+            "It could make no further progress. The problem may be badly "
             "scaled: standardise the features."
         )
 
@@ -954,12 +963,12 @@ n_features)
     def _no_progress_reason(self):
         if np.isinf(self.C):
             return (
-                "SMO could make no further progress. With C = inf (hard "
+                "It could make no further progress. With C = inf (hard "
                 "margin) this usually means that the data are not separable "
                 "in the kernel's feature space: use a finite C."
             )
         return (
-            "SMO could make no further progress. The problem may be badly "
+            "It could make no further progress. The problem may be badly "
             "scaled: standardise the features or lower C."
         )
 

@@ -302,7 +302,7 @@ def test_one_warning_for_all_machines():
     messages = [w for w in caught if w.category is ConvergenceWarning]
     assert len(messages) == 1
     assert "max_iter=1" in str(messages[0].message)
-    assert "3 of 3 machines; projected-gradient gap" in str(
+    assert "in 3 of 3 machine(s) with a projected-gradient gap of" in str(
         messages[0].message
     )
 

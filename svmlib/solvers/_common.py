@@ -9,7 +9,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-__all__ = ["STATUSES", "History", "SolverResult", "warn_not_converged"]
+__all__ = [
+    "STATUSES",
+    "History",
+    "SolverResult",
+    "not_converged_message",
+    "warn_not_converged",
+]
 
 
 class History:
@@ -145,6 +151,54 @@ STATUSES = {
 }
 
 
+def not_converged_message(who, reason, measure, value, tol, advice=""):
+    """Word a ConvergenceWarning of svmlib in its one form.
+
+    Every solver and estimator of svmlib that stops short of its tolerance
+    says it in this form: who stopped, why, the stopping measure reached
+    against ``tol``, that the solution is not optimal, and what to do.
+
+    Parameters
+    ----------
+    who : str
+        The solver or estimator ("SMO", "dual_cd", "LinearSVR", ...).
+    reason : str
+        Why it stopped, as a verb phrase ("reached max_iter=100").
+    measure : str
+        The name of the stopping measure ("maximal KKT violation").
+    value : float
+        The measure reached.
+    tol : float
+        The tolerance it should have reached.
+    advice : str, default=""
+        What the user can do (one or more sentences).
+
+    Returns
+    -------
+    str
+
+    References
+    ----------
+    scikit-learn's ``ConvergenceWarning``; book chapter *Platt's SMO and
+    working sets* (stopping rules).
+
+    Examples
+    --------
+    >>> from svmlib.solvers._common import not_converged_message
+    >>> not_converged_message(
+    ...     "dual_cd", "reached max_iter=5 passes", "projected-gradient gap",
+    ...     0.25, 0.1, "Increase max_iter.",
+    ... )  # doctest: +NORMALIZE_WHITESPACE
+    'dual_cd reached max_iter=5 passes with a projected-gradient gap of 0.25
+    > tol=0.1: the solution is not optimal. Increase max_iter.'
+    """
+    message = (
+        f"{who} {reason} with a {measure} of {value:.3g} > tol={tol:g}: "
+        "the solution is not optimal."
+    )
+    return f"{message} {advice}" if advice else message
+
+
 def warn_not_converged(
     solver,
     n_iter,
@@ -227,14 +281,19 @@ def warn_not_converged(
             "has no maximum: use a finite C."
         )
     empty = (
-        " It has no support vectors: the decision function is the constant b."
+        "It has no support vectors: the decision function is the constant b."
         if no_support_vectors
         else ""
     )
     warnings.warn(
-        f"{solver} {reason} with a {measure} of "
-        f"{violation:.3g} > tol={tol:g}: the solution is not optimal."
-        f"{empty} {advice}",
+        not_converged_message(
+            solver,
+            reason,
+            measure,
+            violation,
+            tol,
+            f"{empty} {advice}".strip(),
+        ),
         ConvergenceWarning,
         stacklevel=3,
     )

@@ -49,6 +49,7 @@ from .._validation import (
     check_tol,
 )
 from .._validation import check_max_iter as _check_max_iter
+from ._common import not_converged_message
 from .coordinate_descent import _check_row_norms, _with_bias
 
 __all__ = ["LinearSVRResult", "dual_cd_svr", "SVR_LOSSES"]
@@ -208,10 +209,14 @@ default="epsilon_insensitive"
         )
     if not converged:
         warnings.warn(
-            f"dual_cd_svr reached max_iter={max_iter} passes with the "
-            f"violations summing to {ratio:.3g} times the first pass's > "
-            f"tol={tol:g}: the solution is not optimal. Increase max_iter, "
-            "or tol, or scale the features.",
+            not_converged_message(
+                "dual_cd_svr",
+                f"reached max_iter={max_iter} passes",
+                "sum of violations relative to the first pass's",
+                ratio,
+                tol,
+                "Increase max_iter, or tol, or scale the features.",
+            ),
             ConvergenceWarning,
             stacklevel=2,
         )

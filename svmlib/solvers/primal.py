@@ -36,7 +36,7 @@ from .._validation import (
     check_positive,
     check_tol,
 )
-from ._common import History
+from ._common import History, not_converged_message
 
 __all__ = ["PrimalResult", "primal_gd", "regularised_hinge_objective"]
 
@@ -304,10 +304,18 @@ def primal_gd(
         best = (w.copy(), b, objective)
     if not converged:
         warnings.warn(
-            f"primal_gd reached max_iter={max_iter} before the objective "
-            f"stopped improving (relative change > tol={tol:g} over "
-            f"{patience} checks); the best iterate is returned. Increase "
-            "max_iter or the learning rate.",
+            not_converged_message(
+                "primal_gd",
+                f"reached max_iter={max_iter}",
+                f"relative gain of the best objective over {patience} checks",
+                (checks[-patience - 1] - checks[-1])
+                / max(abs(checks[-1]), 1e-12)
+                if len(checks) > patience
+                else np.inf,
+                tol,
+                "The best iterate is returned. Increase max_iter or the "
+                "learning rate.",
+            ),
             ConvergenceWarning,
             stacklevel=2,
         )
