@@ -53,7 +53,7 @@ from ..duality import (
     intercept_from_errors,
     max_violation,
 )
-from ._common import SolverResult, warn_not_converged
+from ._common import History, SolverResult, warn_not_converged
 
 __all__ = ["dual_gd", "largest_eigenvalue"]
 
@@ -281,21 +281,22 @@ def dual_gd(
 
     alpha, beta = np.zeros(n), 0.0
     E = -y.copy()  # alpha = 0
-    history = (
-        {"dual_objective": [], "kkt_violation": [], "equality_residual": []}
-        if record_history
-        else None
+    history = History(
+        "dual_objective",
+        "kkt_violation",
+        "equality_residual",
+        enabled=record_history,
     )
     n_iter = 0
     while True:
         s = float(np.dot(alpha, y))
         violation = max_violation(alpha, y, C, E)
-        if history is not None:
-            history["dual_objective"].append(
-                dual_objective_from_errors(alpha, y, E)
+        if history:
+            history.record(
+                dual_objective=dual_objective_from_errors(alpha, y, E),
+                kkt_violation=violation,
+                equality_residual=s,
             )
-            history["kkt_violation"].append(violation)
-            history["equality_residual"].append(s)
         converged = violation <= tol and (not augmented or abs(s) <= tol)
         if converged or n_iter >= max_iter:
             break
@@ -308,11 +309,6 @@ def dual_gd(
         if callback is not None:
             callback(n_iter, alpha.copy())
 
-    if history is not None:
-        history = {
-            key: np.asarray(values, dtype=np.float64)
-            for key, values in history.items()
-        }
     if not converged:
         warn_not_converged(
             "dual_gd",
@@ -329,5 +325,5 @@ def dual_gd(
         converged=converged,
         dual_objective=dual_objective_from_errors(alpha, y, E),
         kkt_violation=violation,
-        history=history,
+        history=history.arrays(),
     )
