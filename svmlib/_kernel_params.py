@@ -492,12 +492,13 @@ class KernelMachine(BaseEstimator):
         if solution.converged:
             return
         if solution.status == "max_iter":
-            # scikit-learn's sentence first (its tests match it)
-            prefix = f"Solver terminated early (max_iter={self.max_iter}). "
-            advice = (
+            # scikit-learn's sentences first (its tests match them)
+            prefix = (
+                f"Solver terminated early (max_iter={self.max_iter}).  "
                 "Consider pre-processing your data with StandardScaler or "
-                "MinMaxScaler, or increase max_iter."
+                "MinMaxScaler, or increase max_iter. "
             )
+            advice = ""
         else:
             prefix = ""
             advice = (

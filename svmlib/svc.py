@@ -289,12 +289,13 @@ class _BaseSVC(ClassifierMixin, BaseEstimator):
         )
         at_limit = np.any(fit.n_iter[stopped] >= limits[stopped])
         max_iter = self.max_iter or "max(10^7, 100 n), the default"
-        if at_limit:  # scikit-learn's sentence first (its tests match it)
-            prefix = f"Solver terminated early (max_iter={max_iter}). "
-            advice = (
-                "Consider pre-processing your data with StandardScaler or "
-                "MinMaxScaler, or increase max_iter."
+        if at_limit:  # scikit-learn's sentences first (its tests match them)
+            prefix = (
+                f"Solver terminated early (max_iter={max_iter}).  Consider "
+                "pre-processing your data with StandardScaler or "
+                "MinMaxScaler, or increase max_iter. "
             )
+            advice = ""
         else:
             prefix, advice = "", self._no_progress_reason()
         reason = (
