@@ -57,7 +57,7 @@ class DenseGram:
         Symmetric Gram matrix, float32 or float64.
     checked : bool, default=False
         Whether K is already a C-contiguous, square, finite float32 or
-        float64 array (the output of :func:`svmlib._validation.check_gram`,
+        float64 array (the output of ``check_gram`` in ``svmlib._validation``,
         or a submatrix of one): then it is not checked again. The one-vs-one
         machines of a multiclass fit take submatrices of the Gram matrix
         checked once.
