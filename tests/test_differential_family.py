@@ -51,6 +51,11 @@ TOL = 1e-6
 #: Examples per formulation (FAMILY_EXAMPLES overrides it, for a quick run).
 EXAMPLES = int(os.environ.get("FAMILY_EXAMPLES", 60))
 
+#: Hypothesis without an example database: CI sees the same cases each time.
+SETTINGS = settings(
+    derandomize=True, database=None, deadline=None, max_examples=EXAMPLES
+)
+
 #: Both libraries get the same step budget; the cases where either stops
 #: on it are not judged (test_differential checks the step counts).
 MAX_ITER = 200_000
@@ -188,6 +193,11 @@ def prepared(data_, kernel):
     return X, labels, target, weight, kernel, gram_of(kernel, X)
 
 
+def evaluation_points(kernel, X):
+    """What predict takes: X, or its Gram matrix with the training points."""
+    return X @ X.T if kernel.name == "precomputed" else X
+
+
 def weights_of(weight, n):
     return np.ones(n) if weight is None else weight
 
@@ -216,12 +226,7 @@ def nu_svc_machines(model, labels, weight, nu, K):
     return result
 
 
-@settings(
-    derandomize=True,
-    database=None,
-    deadline=None,
-    max_examples=EXAMPLES,
-)
+@SETTINGS
 @given(data_=data, kernel=kernels, nu=st.floats(0.05, 0.95))
 def test_nu_svc_against_libsvm(data_, kernel, nu):
     X, labels, _, weight, kernel, K = prepared(data_, kernel)
@@ -274,7 +279,7 @@ def test_nu_svc_against_libsvm(data_, kernel, nu):
     ]
     r = [machine[4] for machine in theirs]
     threshold = 2 * function_bound(max(allowances), K) + 8 * TOL
-    X_eval = X if kernel.name != "precomputed" else X @ X.T
+    X_eval = evaluation_points(kernel, X)
     agree_where_clear(fitted, X_eval, threshold, scale=np.array(r))
 
 
@@ -331,12 +336,18 @@ def check_regression(fitted, target, K, X, epsilon, C_point, nu=None):
         assert abs(offset) <= bound + 4 * TOL + 1e-12
 
 
-@settings(
-    derandomize=True,
-    database=None,
-    deadline=None,
-    max_examples=EXAMPLES,
-)
+def regression_case(data_, kernel, make, C, epsilon, nu=None):
+    """Fit both libraries' regressor on the problem and judge both."""
+    X, _, target, weight, kernel, K = prepared(data_, kernel)
+    fitted = fit_both(make, kernel, X, target, weight)
+    if fitted is None:
+        return
+    C_point = C * weights_of(weight, target.size)
+    X_eval = evaluation_points(kernel, X)
+    check_regression(fitted, target, K, X_eval, epsilon, C_point, nu=nu)
+
+
+@SETTINGS
 @given(
     data_=data,
     kernel=kernels,
@@ -344,26 +355,18 @@ def check_regression(fitted, target, K, X, epsilon, C_point, nu=None):
     epsilon=st.floats(0.0, 1.0),
 )
 def test_epsilon_svr_against_libsvm(data_, kernel, C, epsilon):
-    X, _, target, weight, kernel, K = prepared(data_, kernel)
-    fitted = fit_both(
+    regression_case(
+        data_,
+        kernel,
         lambda m, p: m.SVR(
             C=C, epsilon=epsilon, tol=TOL, max_iter=MAX_ITER, **p
         ),
-        kernel, X, target, weight,
-    )  # fmt: skip
-    if fitted is None:
-        return
-    C_point = C * weights_of(weight, target.size)
-    X_eval = X if kernel.name != "precomputed" else X @ X.T
-    check_regression(fitted, target, K, X_eval, epsilon, C_point)
+        C,
+        epsilon,
+    )
 
 
-@settings(
-    derandomize=True,
-    database=None,
-    deadline=None,
-    max_examples=EXAMPLES,
-)
+@SETTINGS
 @given(
     data_=data,
     kernel=kernels,
@@ -371,16 +374,14 @@ def test_epsilon_svr_against_libsvm(data_, kernel, C, epsilon):
     nu=st.floats(0.05, 0.95),
 )
 def test_nu_svr_against_libsvm(data_, kernel, C, nu):
-    X, _, target, weight, kernel, K = prepared(data_, kernel)
-    fitted = fit_both(
+    regression_case(
+        data_,
+        kernel,
         lambda m, p: m.NuSVR(C=C, nu=nu, tol=TOL, max_iter=MAX_ITER, **p),
-        kernel, X, target, weight,
-    )  # fmt: skip
-    if fitted is None:
-        return
-    C_point = C * weights_of(weight, target.size)
-    X_eval = X if kernel.name != "precomputed" else X @ X.T
-    check_regression(fitted, target, K, X_eval, 0.0, C_point, nu=nu)
+        C,
+        0.0,
+        nu=nu,
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -388,12 +389,7 @@ def test_nu_svr_against_libsvm(data_, kernel, C, nu):
 # ---------------------------------------------------------------------------
 
 
-@settings(
-    derandomize=True,
-    database=None,
-    deadline=None,
-    max_examples=EXAMPLES,
-)
+@SETTINGS
 @given(data_=data, kernel=kernels, nu=st.floats(0.05, 0.95))
 def test_one_class_against_libsvm(data_, kernel, nu):
     X, _, _, weight, kernel, K = prepared(data_, kernel)
@@ -411,6 +407,6 @@ def test_one_class_against_libsvm(data_, kernel, nu):
     D_ours, D_ref = (0.5 * a @ K @ a for a in alphas)
     allowance = allowance_for(w.sum(), K, D_ref)
     assert_objectives_agree((D_ours, D_ref), allowance)
-    X_eval = X if kernel.name != "precomputed" else X @ X.T
+    X_eval = evaluation_points(kernel, X)
     threshold = 2 * function_bound(allowance, K) + 8 * TOL
     agree_where_clear(fitted, X_eval, threshold)
