@@ -70,6 +70,16 @@
     return node;
   }
 
+  /** "support vector" or "support vectors": the noun for a count of n. */
+  function noun(n, singular) {
+    return n === 1 ? singular : singular + "s";
+  }
+
+  /** "1 point", "0 points", "12 points". */
+  function count(n, singular) {
+    return n + " " + noun(n, singular);
+  }
+
   var counter = 0;
 
   /** One playground in a <div class="svm-playground">. */
@@ -1142,10 +1152,12 @@
     [
       span("svmpg-nsv", String(c.nSV)),
       document.createTextNode(
-        " support vectors of " + c.n + " points (" + c.free +
-          " on the tube\u2019s edge, " + c.atC + " at the bound C, on " +
-          "or outside it); the other " + (c.n - c.nSV) + " lie in the " +
-          "tube \u00b7 "
+        " " + noun(c.nSV, "support vector") + " of " + count(c.n, "point") +
+          " (" + c.free + " on the tube\u2019s edge, " + c.atC +
+          " at the bound C, on or outside it); " +
+          (c.n - c.nSV === 1
+            ? "the other 1 lies in the tube \u00b7 "
+            : "the other " + (c.n - c.nSV) + " lie in the tube \u00b7 ")
       ),
       span("svmpg-steps", String(state.nIter)),
       document.createTextNode(
@@ -1180,7 +1192,8 @@
     if (!this.bothClasses()) {
       status.appendChild(
         document.createTextNode(
-          c.n + " points: add points of both classes to train an SVM."
+          count(c.n, "point") +
+            ": add points of both classes to train an SVM."
         )
       );
       this.root.dataset.nSv = "0";
@@ -1193,7 +1206,8 @@
         document.createTextNode(" \u00b7 "),
         span("svmpg-nsv", String(c.nSV)),
         document.createTextNode(
-          " support vectors of " + c.n + " points \u00b7 "
+          " " + noun(c.nSV, "support vector") + " of " +
+            count(c.n, "point") + " \u00b7 "
         ),
         span("svmpg-steps", String(state.nIter)),
         document.createTextNode(state.nIter === 1 ? " SMO step" : " SMO steps"),
