@@ -665,6 +665,9 @@ def test_regression_playground_follows_clicks_sliders_and_keys(
         one = page.svr_state()
         assert len(one["points"]) == 1 and one["nSv"] == 0
         assert abs(one["f"][0] - one["points"][0][1]) <= one["epsilon"]
+        # counts of one are singular ("1 points" before)
+        assert "0 support vectors of 1 point (" in one["status"]
+        assert "the other 1 lies in the tube" in one["status"]
     finally:
         page.close()
     assert not page.errors, f"JavaScript errors: {page.errors}"
@@ -688,6 +691,23 @@ def test_classifier_mode_on_a_page_of_its_own(bare_browser, tmp_path):
         assert clicked["points"][-1] == pytest.approx([2.5, 1.5], abs=0.02)
         assert clicked["nSv"] == expected_support_vectors(clicked)
         page.screenshot("classifier-own-page")
+    finally:
+        page.close()
+    assert not page.errors, f"JavaScript errors: {page.errors}"
+
+
+def test_counts_of_one_are_singular(bare_browser, tmp_path):
+    options = {"mode": "sweep", "C": 10.0, "sigma": 0.5, "points": "rings"}
+    url = regression_page(tmp_path, options=options).as_uri()
+    page = Page(bare_browser, None, url=url)
+    try:
+        page.page.locator("button.svmpg-clear").first.click()
+        page.click_world(2.5, 1.5)
+        one = page.state()
+        assert len(one["points"]) == 1
+        assert one["status"].startswith("1 point: add points of both")
+        page.page.locator("button.svmpg-clear").first.click()
+        assert page.state()["status"].startswith("0 points: add points")
     finally:
         page.close()
     assert not page.errors, f"JavaScript errors: {page.errors}"
