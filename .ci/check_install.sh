@@ -5,11 +5,13 @@
 #   bash .ci/check_install.sh            # newest releases allowed by pyproject
 #   bash .ci/check_install.sh --lowest   # every dependency at its lower bound
 #
-# 1. `pip install .`: every module found by pkgutil.walk_packages imports,
-#    except svmlib.teaching, whose import (and `python -m svmlib.teaching`)
-#    must fail with an ImportError that names the extra,
-#    pip install "svmlib[teaching]"; none of the classroom tools is installed.
-# 2. `pip install .[teaching]`: every module imports, svmlib.teaching too.
+# 1. `pip install .`: every module of svmlib found by pkgutil.walk_packages
+#    imports; none of the classroom tools (nbgrader, nbformat, nbclient,
+#    traitlets) and not the classroom package is installed.
+# 2. `pip install ./classroom` (the package svmbook-classroom, its own
+#    pyproject.toml): it installs with its tools, every module of
+#    svmbook_classroom imports, and `python -m svmbook_classroom --help`
+#    works.
 # Each stage also fits a small SVC, so the installed library does run.
 #
 # The environment and a copy of the sources live in a temporary folder,
@@ -48,7 +50,8 @@ pip_install() {
 constraints=()
 if [ "$lowest" = 1 ]; then
     # pin every ">=" bound of [project] dependencies and extras exactly
-    "$py" - "$work/src/pyproject.toml" >"$work/lowest.txt" <<'EOF'
+    "$py" - "$work/src/pyproject.toml" "$work/src/classroom/pyproject.toml" \
+        >"$work/lowest.txt" <<'EOF'
 import re
 import sys
 
@@ -62,6 +65,9 @@ with open(sys.argv[1], "rb") as handle:
 requirements = list(project["dependencies"])
 for extra in project.get("optional-dependencies", {}).values():
     requirements += extra
+with open(sys.argv[2], "rb") as handle:  # the classroom package's
+    classroom = tomllib.load(handle)["project"]
+requirements += [r for r in classroom["dependencies"] if r != "svmlib"]
 for requirement in requirements:
     match = re.fullmatch(r"\s*([A-Za-z0-9_.-]+)\s*>=\s*([^,;\s]+)\s*", requirement)
     if not match:
@@ -83,10 +89,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-with_extra = sys.argv[1] == "teaching"
+with_classroom = sys.argv[1] == "classroom"
 venv = Path(sys.argv[2]).resolve()
-HINT = 'pip install "svmlib[teaching]"'
-TOOLS = ("nbgrader", "nbformat", "nbclient", "traitlets")
+TOOLS = ("nbgrader", "nbformat", "nbclient", "traitlets", "svmbook_classroom")
 failures = []
 
 import svmlib  # noqa: E402
@@ -95,45 +100,52 @@ if venv not in Path(svmlib.__file__).resolve().parents:
     sys.exit(f"svmlib was imported from {svmlib.__file__}, not from {venv}")
 
 missing = [tool for tool in TOOLS if importlib.util.find_spec(tool) is None]
-if with_extra and missing:
-    failures.append(f"the teaching extra did not install {missing}")
-if not with_extra and len(missing) < len(TOOLS):
+if with_classroom and missing:
+    failures.append(f"pip install ./classroom did not install {missing}")
+if not with_classroom and len(missing) < len(TOOLS):
     installed = sorted(set(TOOLS) - set(missing))
     failures.append(f"svmlib's core installed classroom tools: {installed}")
 
 modules = ["svmlib"] + [
     info.name for info in pkgutil.walk_packages(svmlib.__path__, "svmlib.")
 ]
+if with_classroom:
+    import svmbook_classroom
+
+    if venv not in Path(svmbook_classroom.__file__).resolve().parents:
+        sys.exit(f"svmbook_classroom was imported from "
+                 f"{svmbook_classroom.__file__}, not from {venv}")
+    modules += ["svmbook_classroom"] + [
+        info.name
+        for info in pkgutil.walk_packages(
+            svmbook_classroom.__path__, "svmbook_classroom."
+        )
+    ]
 for name in modules:
     if name.endswith(".__main__"):  # runs the command: checked below
         continue
     try:
         importlib.import_module(name)
-    except ImportError as error:
-        if name == "svmlib.teaching" and not with_extra and HINT in str(error):
-            print(f"  {name}: ImportError naming the extra, as it should")
-            continue
-        failures.append(f"import {name}: {type(error).__name__}: {error}")
     except Exception as error:
         failures.append(f"import {name}: {type(error).__name__}: {error}")
     else:
-        if name == "svmlib.teaching" and not with_extra:
-            failures.append("svmlib.teaching imported without its extra")
-        else:
-            print(f"  {name}: imported")
+        print(f"  {name}: imported")
+if not with_classroom and "svmbook_classroom" in sys.modules:
+    failures.append("importing svmlib imported svmbook_classroom")
 
-command = subprocess.run(
-    [sys.executable, "-m", "svmlib.teaching", "--help"],
-    capture_output=True,
-    text=True,
-)
-if with_extra and command.returncode != 0:
-    failures.append(f"python -m svmlib.teaching --help: {command.stderr}")
-if not with_extra and (command.returncode == 0 or HINT not in command.stderr):
-    failures.append(
-        "python -m svmlib.teaching without the extra should fail naming "
-        f"{HINT}; exit {command.returncode}, stderr: {command.stderr[-500:]}"
+if with_classroom:
+    command = subprocess.run(
+        [sys.executable, "-m", "svmbook_classroom", "--help"],
+        capture_output=True,
+        text=True,
     )
+    if command.returncode != 0 or "usage:" not in command.stdout:
+        failures.append(
+            f"python -m svmbook_classroom --help: exit {command.returncode}, "
+            f"stderr: {command.stderr[-500:]}"
+        )
+    else:
+        print("  python -m svmbook_classroom --help: works")
 
 from sklearn.datasets import make_blobs  # noqa: E402
 
@@ -150,7 +162,7 @@ EOF
 
 versions() {
     "$py" -m pip list --disable-pip-version-check 2>/dev/null |
-        grep -iE '^(numpy|scipy|scikit-learn|threadpoolctl|pooch|pandas|tqdm|nbgrader|nbformat|nbclient|traitlets) ' |
+        grep -iE '^(numpy|scipy|scikit-learn|threadpoolctl|pooch|pandas|tqdm|nbgrader|nbformat|nbclient|traitlets|svmbook-classroom) ' |
         awk '{printf "%s==%s ", $1, $2} END {print ""}'
 }
 
@@ -159,9 +171,9 @@ pip_install "${constraints[@]}" "$work/src"
 versions
 check core
 
-echo "--- pip install .[teaching]"
-pip_install "${constraints[@]}" "$work/src[teaching]"
+echo "--- pip install ./classroom (svmbook-classroom)"
+pip_install "${constraints[@]}" "$work/src" "$work/src/classroom"
 versions
-check teaching
+check classroom
 
 echo "--- install check passed"

@@ -15,8 +15,10 @@ builds the **student edition**:
   as Sphinx reads it, by its student version: solution code replaced by
   ``raise NotImplementedError()`` stubs, written answers by
   ``YOUR ANSWER HERE``, hidden tests removed, outputs cleared (the same
-  ``svmlib.teaching.release_notebook`` that ``python -m svmlib.teaching
-  release`` uses). Such a page is not executed: its stubs would raise;
+  ``svmbook_classroom.release_notebook`` that ``python -m
+  svmbook_classroom release`` uses; the classroom package is separate from
+  svmlib, so the edition's library needs no stripping). Such a page is not
+  executed: its stubs would raise;
 * the source files are not copied into the HTML (``html_copy_source``) and
   the theme's download button is switched off: both would hand out the
   solution notebooks.
@@ -145,9 +147,8 @@ def strip_assignment(app, docname, source):
         if "{solution-start}" in source[0]:
             source[0] = nbformat.writes(strip_gated_solutions(nb, docname))
         return
-    from svmlib.teaching import (
-        release_notebook,
-    )  # needs nbgrader, which only this path uses
+    # the classroom package (classroom/), needed by this path only
+    from svmbook_classroom import release_notebook
 
     student = release_notebook(nb)
     student.metadata["mystnb"] = {

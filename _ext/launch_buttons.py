@@ -134,8 +134,9 @@ def substitutions(url):
             [
                 "```bash",
                 f"git clone {shown} svmbook && cd svmbook",
-                "python -m venv .venv && source .venv/bin/activate"
-                "     # Windows: .venv\\Scripts\\activate",
+                "python -m venv .venv",
+                "source .venv/bin/activate"
+                "   # Windows: .venv\\Scripts\\activate",
                 "pip install -r requirements.txt",
                 "jupyter lab",
                 "```",

@@ -4,7 +4,7 @@ A class of N students (default 100) hands in one assignment (default
 03_smo): a third hand in the solution notebook itself, a third the student
 notebook with nothing filled in, and a third the solution with its first
 answer broken (the body of the first solution region replaced by a wrong
-return). ``python -m svmlib.teaching grade`` grades them all, with
+return). ``python -m svmbook_classroom grade`` grades them all, with
 ``--jobs`` 1 and 2 (or those given), each submission in its own sandboxed
 kernel; the wall time of each whole run is printed with the time per
 notebook and the ratio of the runs. One run per setting: a class takes
@@ -26,8 +26,8 @@ from pathlib import Path
 import nbformat
 from threadpoolctl import threadpool_info
 
-from svmlib.teaching import main, release_notebook
-from svmlib.teaching.sandbox import bwrap
+from svmbook_classroom import main, release_notebook
+from svmbook_classroom.sandbox import bwrap
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTION = re.compile(r"### BEGIN SOLUTION\n.*?### END SOLUTION", re.S)

@@ -1,9 +1,11 @@
-"""Every public object of svmlib is documented, and the API page shows it.
+"""Every public object of svmlib (and of the classroom package) is documented,
+and the API page shows it.
 
 The rules, written once here (CONTRIBUTING.md points to them):
 
-**What is public.** Every module of svmlib whose dotted name has no part
-starting with an underscore (``svmlib.teaching.__main__``, a script, aside)
+**What is public.** Every module of svmlib, and of the classroom package
+``svmbook_classroom`` (``classroom/``), whose dotted name has no part
+starting with an underscore (``svmbook_classroom.__main__``, a script, aside)
 declares ``__all__``; the public objects are the names in those lists (an
 object re-exported by a package counts once). For a public class, its public
 members are the methods and properties it defines, or inherits from a
@@ -55,6 +57,7 @@ import pytest
 from numpydoc.docscrape import ClassDoc, FunctionDoc
 from sphinx.pycode import ModuleAnalyzer
 
+import svmbook_classroom
 import svmlib
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,18 +67,27 @@ ROOT = Path(__file__).resolve().parents[1]
 # file passes.
 NOT_YET_CHECKED = set()
 
-SKIPPED_MODULES = {"svmlib.teaching.__main__"}
+SKIPPED_MODULES = {"svmbook_classroom.__main__"}
+
+#: The packages whose public objects are checked.
+PACKAGES = (svmlib, svmbook_classroom)
+
+#: Names of their modules start with one of these.
+OWN = tuple(package.__name__ for package in PACKAGES)
 
 
 def _public_modules():
-    modules = [svmlib]
-    for info in pkgutil.walk_packages(svmlib.__path__, "svmlib."):
-        parts = info.name.split(".")
-        if info.name in SKIPPED_MODULES or any(
-            part.startswith("_") for part in parts
-        ):
-            continue
-        modules.append(importlib.import_module(info.name))
+    modules = []
+    for package in PACKAGES:
+        modules.append(package)
+        prefix = package.__name__ + "."
+        for info in pkgutil.walk_packages(package.__path__, prefix):
+            parts = info.name.split(".")
+            if info.name in SKIPPED_MODULES or any(
+                part.startswith("_") for part in parts
+            ):
+                continue
+            modules.append(importlib.import_module(info.name))
     return modules
 
 
@@ -135,7 +147,7 @@ def _members(cls):
     )
     for name in dict.fromkeys(names):
         owner = next(k for k in cls.__mro__ if name in vars(k))
-        if not owner.__module__.startswith("svmlib"):
+        if not owner.__module__.startswith(OWN):
             continue
         if owner is not cls and id(owner) in PUBLIC_IDS:
             continue  # documented with its own class
@@ -149,7 +161,7 @@ def _members(cls):
         overrides = any(
             name in vars(base) and id(base) in PUBLIC_IDS
             for base in owner.__mro__[1:]
-            if base.__module__.startswith("svmlib")
+            if base.__module__.startswith(OWN)
         )
         members.append((name, raw, overrides))
     return members
@@ -311,8 +323,7 @@ def _problems(kind, obj):
                 (
                     vars(k)["__init__"]
                     for k in obj.__mro__[1:]
-                    if "__init__" in vars(k)
-                    and k.__module__.startswith("svmlib")
+                    if "__init__" in vars(k) and k.__module__.startswith(OWN)
                 ),
                 None,
             )
@@ -376,6 +387,8 @@ def test_the_walk_finds_the_public_api():
         "svmlib.kernels.Kernel.__call__",
         "svmlib.solvers.smo",
         "svmlib.timing.Timing",
+        "svmbook_classroom.grade_notebook",
+        "svmbook_classroom.Limits",
     ):
         assert expected in names
     kinds = {qualname: kind for qualname, kind, _ in ENTRIES}

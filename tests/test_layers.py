@@ -2,10 +2,12 @@
 
 The contract is in pyproject.toml (``[tool.importlinter]``): validation
 and kernels at the bottom, then the Gram access, the solvers, the
-formulations, the estimators, and the classroom tools on top; a module
-imports only from the layers below it.
+formulations, the estimators on top; a module imports only from the layers
+below it. The classroom tools are a package of their own
+(``classroom/``, ``svmbook_classroom``) that no module of svmlib imports.
 """
 
+import ast
 import pkgutil
 import subprocess
 import sys
@@ -45,3 +47,26 @@ def test_every_module_of_svmlib_is_in_a_layer():
         f"not in a layer: {sorted(modules - placed)}; "
         f"no such module: {sorted(placed - modules)}"
     )
+
+
+def _imported_modules(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            yield node.module
+
+
+def test_svmlib_never_imports_the_classroom_package():
+    sources = sorted((ROOT / "svmlib").rglob("*.py"))
+    assert len(sources) > 20  # the walk found svmlib's modules
+    offenders = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in sources
+        for name in _imported_modules(ast.parse(path.read_text()))
+        if name.split(".")[0] == "svmbook_classroom"
+    ]
+    assert not offenders, offenders
+    # the check can fail
+    tree = ast.parse("from svmbook_classroom import grading")
+    assert list(_imported_modules(tree)) == ["svmbook_classroom"]

@@ -1,4 +1,4 @@
-"""The assignments and svmlib.teaching: markup, release, grading, bad input.
+"""The assignments and svmbook_classroom: markup, release, grading, bad input.
 
 Each solution notebook is executed once (graded against itself: full
 marks); one released notebook is graded in full (zero on every code
@@ -22,7 +22,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from svmlib.teaching import (
+from svmbook_classroom import (
     GradeReport,
     QuestionGrade,
     grade_notebook,
@@ -753,7 +753,7 @@ def test_svr_submission_scores(name, released, tmp_path):
 
 
 def test_off_limits_names_and_the_grader_itself():
-    from svmlib.teaching.off_limits import dynamic_code, off_limits_uses
+    from svmbook_classroom.off_limits import dynamic_code, off_limits_uses
 
     given = ("import svmlib.solvers.sequential_minimal as smo", False)
     cells = [
@@ -764,8 +764,8 @@ def test_off_limits_names_and_the_grader_itself():
             "import two_variable_step as s",
             True,
         ),
-        ("from svmlib.teaching.grading import _score", True),
-        ("import svmlib.teaching", True),
+        ("from svmbook_classroom.grading import _score", True),
+        ("import svmbook_classroom", True),
         ("def two_variable_step():\n    pass", True),  # the student's own
         ("x = smo.other", True),
         # a student's function of the same name as an imported one
@@ -774,15 +774,15 @@ def test_off_limits_names_and_the_grader_itself():
     ]
     forbidden = {
         "svmlib.solvers.sequential_minimal.two_variable_step",
-        "svmlib.teaching",
+        "svmbook_classroom",
         "svmlib.kernels.rbf_kernel",
     }
     assert off_limits_uses(cells, forbidden) == [
         set(),
         {"svmlib.solvers.sequential_minimal.two_variable_step"},
         {"svmlib.solvers.sequential_minimal.two_variable_step"},
-        {"svmlib.teaching"},
-        {"svmlib.teaching"},
+        {"svmbook_classroom"},
+        {"svmbook_classroom"},
         set(),
         set(),
         set(),
@@ -858,7 +858,7 @@ def test_class_grading_in_parallel_with_feedback_and_records(
 
 
 def test_student_edition_holds_no_solutions(tmp_path):
-    from svmlib.teaching import student_edition
+    from svmbook_classroom import student_edition
 
     out = tmp_path / "svmbook-student"
     archive = student_edition(ROOT, out)
@@ -866,6 +866,7 @@ def test_student_edition_holds_no_solutions(tmp_path):
     released = sorted(p.name for p in (out / "assignments").glob("*.ipynb"))
     assert released == NAMES
     assert not (out / "svmlib" / "teaching").exists()
+    assert not list(out.rglob("svmbook_classroom"))  # the grader stays out
     assert (out / "svmlib" / "solvers" / "sequential_minimal.py").exists()
     markup = ("BEGIN SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
     for path in out.rglob("*"):
@@ -894,11 +895,10 @@ def test_student_edition_holds_no_solutions(tmp_path):
 
 
 # ---------------------------------------------------------------------------
-# The classroom tools are an optional extra
+# The classroom tools are a package of their own (classroom/)
 # ---------------------------------------------------------------------------
 
-HINT = 'pip install "svmlib[teaching]"'
-TOOLS = ("nbgrader", "nbformat", "nbclient", "traitlets")
+TOOLS = ("nbgrader", "nbformat", "nbclient", "traitlets", "svmbook_classroom")
 
 
 def run_without(tools, code):
@@ -913,36 +913,29 @@ def run_without(tools, code):
     )
 
 
-@pytest.mark.parametrize("tool", TOOLS)
-def test_missing_classroom_tool_names_the_extra(tool):
-    result = run_without([tool], "import svmlib.teaching")
-    assert result.returncode == 1
-    last_line = result.stderr.strip().splitlines()[-1]
-    assert last_line.startswith("ImportError: svmlib.teaching needs"), (
-        result.stderr
-    )
-    # the extra to install, and the import that failed
-    cause = re.search(r"does not install \((.*)\)\. Install", last_line)
-    assert HINT in last_line and cause and tool in cause[1]
+def test_the_classroom_package_is_not_in_svmlib():
+    import svmbook_classroom
 
-
-def test_command_without_classroom_tools_names_the_extra():
-    result = run_without(
-        ["nbgrader"],
-        "import runpy\nsys.argv = ['svmlib.teaching', 'grade', 'a.ipynb']\n"
-        "runpy.run_module('svmlib.teaching', run_name='__main__')",
+    package = Path(svmbook_classroom.__file__).resolve().parent
+    assert package == ROOT / "classroom" / "svmbook_classroom"
+    assert not (ROOT / "svmlib" / "teaching").exists()
+    result = subprocess.run(
+        [sys.executable, "-m", "svmbook_classroom", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
     )
-    assert result.returncode == 1 and not result.stdout
-    assert HINT in result.stderr.strip().splitlines()[-1]
+    assert result.returncode == 0, result.stderr
+    assert "usage: python -m svmbook_classroom" in result.stdout
 
 
 def test_core_imports_without_the_classroom_tools():
     code = (
         "import importlib, pkgutil, svmlib\n"
         "for module in pkgutil.walk_packages(svmlib.__path__, 'svmlib.'):\n"
-        "    if not module.name.startswith('svmlib.teaching'):\n"
-        "        importlib.import_module(module.name)\n"
-        "        print(module.name)\n"
+        "    importlib.import_module(module.name)\n"
+        "    print(module.name)\n"
     )
     result = run_without(TOOLS, code)
     assert result.returncode == 0, result.stderr
@@ -1171,7 +1164,7 @@ def test_csv_rows_are_written_as_each_submission_finishes(
 
 
 def test_reports_escape_control_characters_and_cap_flags(tmp_path):
-    from svmlib.teaching.records import update_csv
+    from svmbook_classroom.records import update_csv
 
     report = GradeReport(
         "submitted/evil\n  FLAG: none\x1b[2J/tiny.ipynb",
@@ -1296,7 +1289,7 @@ def test_feedback_holds_no_hidden_test(tiny, tmp_path):
 
 
 def test_feedback_shows_the_hint_of_a_question_that_lost_points():
-    from svmlib.teaching.records import feedback_notebook
+    from svmbook_classroom.records import feedback_notebook
 
     nb = tiny_notebook()
     test = nb.cells[3]
@@ -1361,7 +1354,7 @@ def test_computed_names_and_made_up_marks_are_flagged(tiny, tmp_path):
 
 
 def test_dynamic_code_names():
-    from svmlib.teaching.off_limits import dynamic_code
+    from svmbook_classroom.off_limits import dynamic_code
 
     assert dynamic_code("f = getattr(svmlib, 'S' + 'VC')") == ["getattr"]
     assert dynamic_code("g = getattr\nh = g(svmlib, 'SVC')") == ["getattr"]
@@ -1387,7 +1380,7 @@ def test_kernel_threads_are_capped(monkeypatch, grader_threads, expected):
     One thread per core of a large machine would reserve more address
     space than the memory limit allows an honest kernel.
     """
-    from svmlib.teaching.sandbox import Workspace
+    from svmbook_classroom.sandbox import Workspace
 
     if grader_threads is None:
         monkeypatch.delenv("OMP_NUM_THREADS", raising=False)

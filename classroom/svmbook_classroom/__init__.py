@@ -25,54 +25,38 @@ nbgrader's course database, with nbgrader's own preprocessors and nbclient:
   :func:`student_edition` the whole folder that students get: the student
   notebooks, the library and the instructions, nothing else;
 * :func:`grade_notebook` grades one submission: in a fresh folder, its
-  kernel in a sandbox (:mod:`~svmlib.teaching.sandbox`), the test cells
+  kernel in a sandbox (:mod:`~svmbook_classroom.sandbox`), the test cells
   (hidden tests included) restored from the solution notebook, every
   tampering with IPython or the test helpers undone before the tests and
-  flagged (:mod:`~svmlib.teaching.kernel_guard`), off-limits calls
+  flagged (:mod:`~svmbook_classroom.kernel_guard`), off-limits calls
   flagged, and each test cell scored as nbgrader does: full points if the
   kernel reports it ran without an error (and wrote nothing to stderr),
   zero otherwise;
-* :mod:`~svmlib.teaching.records` writes one feedback notebook per student
+* :mod:`~svmbook_classroom.records` writes one feedback notebook per student
   (hidden tests removed), keeps a CSV of grades up to date and summarises
   the class per question.
 
-Command line (``python -m svmlib.teaching --help``)::
+Command line (``python -m svmbook_classroom --help``)::
 
-    python -m svmlib.teaching student-edition student-edition/
-    python -m svmlib.teaching grade submitted/*/01_primal_sgd.ipynb \
+    python -m svmbook_classroom student-edition student-edition/
+    python -m svmbook_classroom grade submitted/*/01_primal_sgd.ipynb \
         --source assignments/ --jobs 2 --csv grades.csv --feedback feedback/
 
 Grading several notebooks shows a progress bar on the terminal (on stderr;
 none when stderr is not a terminal, as under CI or pytest).
 
-The package needs the classroom tools (nbgrader, nbformat, nbclient,
-traitlets), which svmlib's core does not install: they come with the
-``teaching`` extra, ``pip install "svmlib[teaching]"`` (the book's
-``requirements.txt`` installs it). Without them, ``import svmlib.teaching``
-raises an ImportError that says so.
+This is the package ``svmbook-classroom`` (its sources are the book's
+``classroom/`` folder, ``pip install ./classroom``), separate from svmlib:
+svmlib is the library a student installs, and nothing in it imports the
+grader. It depends on svmlib and on nbgrader, nbformat, nbclient and
+traitlets.
 
 The instructors' page of the book (``instructors.md``) describes the whole
 workflow, with and without nbgrader, and what the grader protects against.
 """
 
-#: How to install what this package needs (the ``teaching`` extra).
-INSTALL_HINT = 'pip install "svmlib[teaching]"'
-
-try:
-    import nbclient  # noqa: F401
-    import nbformat  # noqa: F401
-    import nbgrader  # noqa: F401
-    import traitlets  # noqa: F401
-except ImportError as error:  # the optional classroom toolchain is missing
-    raise ImportError(
-        "svmlib.teaching needs the classroom tools nbgrader, nbformat, "
-        f"nbclient and traitlets, which svmlib's core does not install "
-        f"({error}). Install them with: {INSTALL_HINT}",
-        name=error.name,
-    ) from error
-
-from .cli import main  # noqa: E402
-from .grading import (  # noqa: E402
+from .cli import main
+from .grading import (
     DEFAULT_TIMEOUT,
     GradeReport,
     Limits,
@@ -80,7 +64,7 @@ from .grading import (  # noqa: E402
     RestoreLockedCells,
     grade_notebook,
 )
-from .release import release, release_notebook, student_edition  # noqa: E402
+from .release import release, release_notebook, student_edition
 
 __all__ = [
     "DEFAULT_TIMEOUT",

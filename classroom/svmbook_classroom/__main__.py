@@ -1,7 +1,7 @@
-"""``python -m svmlib.teaching``: see :mod:`svmlib.teaching.cli`."""
+"""``python -m svmbook_classroom``: see :mod:`svmbook_classroom.cli`."""
 
 import sys
 
-from svmlib.teaching import main
+from svmbook_classroom import main
 
 sys.exit(main())

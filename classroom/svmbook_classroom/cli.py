@@ -1,6 +1,6 @@
-"""``python -m svmlib.teaching``: release, student-edition and grade.
+"""``python -m svmbook_classroom``: release, student-edition and grade.
 
-Run ``python -m svmlib.teaching --help`` for the options; the instructors'
+Run ``python -m svmbook_classroom --help`` for the options; the instructors'
 page of the book walks through a whole course.
 """
 
@@ -24,7 +24,7 @@ __all__ = ["main"]
 
 def _parser():
     parser = argparse.ArgumentParser(
-        prog="python -m svmlib.teaching",
+        prog="python -m svmbook_classroom",
         description="Release student versions of the svmbook assignments "
         "and grade submissions.",
     )
@@ -322,7 +322,7 @@ def main(argv=None):
     >>> from pathlib import Path
     >>> import nbformat
     >>> from nbformat.v4 import new_code_cell, new_notebook
-    >>> from svmlib.teaching import main
+    >>> from svmbook_classroom import main
     >>> folder = Path(tempfile.mkdtemp())
     >>> nb = new_notebook(cells=[new_code_cell("x = 4")])
     >>> nbformat.write(nb, folder / "01_x.ipynb")

@@ -3,14 +3,14 @@
 :func:`grade_notebook` reads a submission, puts back the instructor's
 read-only and test cells (:class:`RestoreLockedCells`), and runs it cell
 by cell in a kernel of its own, in a fresh folder and, where bubblewrap is
-installed, a sandbox (:mod:`svmlib.teaching.sandbox`). Before the student's
-first cell the kernel gets a guard (:mod:`svmlib.teaching.kernel_guard`);
+installed, a sandbox (:mod:`svmbook_classroom.sandbox`). Before the student's
+first cell the kernel gets a guard (:mod:`svmbook_classroom.kernel_guard`);
 before every test cell the guard undoes what a submission could have bent
 to pass it, and notes what it undid. A test cell scores its points when the
 kernel reports that it ran without an error and it wrote nothing to
 stderr (nbgrader's rule), zero otherwise. What the guard found, what the
 kernel tried to reach outside its folder, and the off-limits svmlib
-functions an answer calls (:mod:`svmlib.teaching.off_limits`) become the
+functions an answer calls (:mod:`svmbook_classroom.off_limits`) become the
 report's *flags*, for the instructor to review.
 """
 
@@ -35,6 +35,7 @@ from nbgrader.preprocessors import (
 from nbgrader.utils import determine_grade, is_grade, is_locked, is_solution
 from traitlets import Any
 
+from . import checks as _checks
 from . import kernel_guard, sandbox
 from .off_limits import dynamic_code, off_limits_uses
 from .sandbox import Limits
@@ -61,7 +62,7 @@ def printable(text):
 
     Examples
     --------
-    >>> from svmlib.teaching.grading import printable
+    >>> from svmbook_classroom.grading import printable
     >>> print(printable("red\x1b[31m\nFLAG: none"))
     red\x1b[31m\nFLAG: none
     """
@@ -111,11 +112,11 @@ class SourceError(ValueError):
     References
     ----------
     The book's page for instructors (``instructors.md``), "Without
-    nbgrader: python -m svmlib.teaching".
+    nbgrader: python -m svmbook_classroom".
 
     Examples
     --------
-    >>> from svmlib.teaching.grading import SourceError
+    >>> from svmbook_classroom.grading import SourceError
     >>> issubclass(SourceError, ValueError)
     True
     """
@@ -179,7 +180,7 @@ class RestoreLockedCells(NbGraderPreprocessor):
     A student edited a test cell; the instructor's version comes back:
 
     >>> from nbformat.v4 import new_code_cell, new_notebook
-    >>> from svmlib.teaching import RestoreLockedCells
+    >>> from svmbook_classroom import RestoreLockedCells
     >>> def test_cell(source):
     ...     return new_code_cell(source, metadata={"nbgrader": {
     ...         "grade": True, "solution": False, "locked": True,
@@ -223,7 +224,7 @@ class RestoreLockedCells(NbGraderPreprocessor):
         A deleted test cell is put back:
 
         >>> from nbformat.v4 import new_code_cell, new_notebook
-        >>> from svmlib.teaching import RestoreLockedCells
+        >>> from svmbook_classroom import RestoreLockedCells
         >>> def test_cell(source):
         ...     return new_code_cell(source, metadata={"nbgrader": {
         ...         "grade": True, "solution": False, "locked": True,
@@ -385,7 +386,7 @@ class GradeReport:
 
         Examples
         --------
-        >>> from svmlib.teaching import GradeReport, QuestionGrade
+        >>> from svmbook_classroom import GradeReport, QuestionGrade
         >>> report = GradeReport("a.ipynb", questions=[
         ...     QuestionGrade("test_x", 1.0, 1.0, "passed"),
         ...     QuestionGrade("answer", None, 2.0, "manual")])
@@ -410,7 +411,7 @@ class GradeReport:
 
         Examples
         --------
-        >>> from svmlib.teaching import GradeReport, QuestionGrade
+        >>> from svmbook_classroom import GradeReport, QuestionGrade
         >>> report = GradeReport("a.ipynb", flags=["wrote /etc/passwd"],
         ...     questions=[QuestionGrade("test_x", 1.0, 1.0, "passed")])
         >>> print(report.to_text())
@@ -496,8 +497,10 @@ class _Run:
     notes, flags : list of str
     """
 
-    def __init__(self, nb, timeout, workspace, isolate, limits):
+    def __init__(self, nb, timeout, workspace, isolate, limits, checks=None):
         self.nb = nb
+        self.checks = checks or {}
+        self.results = {}  # grade_id -> {probe name: data or ResultError}
         self.limits = limits
         self.executed = set()
         self.status = {}
@@ -683,7 +686,52 @@ class _Run:
                 )
             self.executed.add(index)
         self.client.timeout = math.ceil(self.timeout)
+        if self.checks and self._budget_left(deadline, len(self.nb.cells)):
+            self._run_probes()
         self._read_guard_report()
+
+    def _run_probes(self):
+        """Call the student's functions for the checks; read plain data.
+
+        The inputs of every probe are written first, into a new folder of
+        a random name; each probe then runs as a grader cell, and its
+        result is read back as data only (:mod:`.checks`).
+        """
+        root = self.workspace.path / f"probes-{secrets.token_hex(8)}"
+        root.mkdir()
+        planned = []
+        for q, check in enumerate(self.checks.values()):
+            for p, probe in enumerate(check.probes):
+                folder = root / f"q{q}p{p}"
+                inputs = _checks.write_inputs(probe, folder)
+                planned.append((check.grade_id, probe, folder, inputs))
+        sandbox.hand_to_kernel(root)
+        dead = False
+        for grade_id, probe, folder, inputs in planned:
+            results = self.results.setdefault(grade_id, {})
+            if dead:
+                results[probe.name] = _checks.ResultError(
+                    "not run: the kernel died during an earlier check"
+                )
+                continue
+            try:
+                self._grader_cell(_checks.runner_code(probe, folder, inputs))
+                results[probe.name] = _checks.read_result(folder)
+            except _checks.ResultError as error:
+                results[probe.name] = error
+            except CellTimeoutError:
+                results[probe.name] = _checks.ResultError(
+                    f"{probe.function} ran past {self.client.timeout:g} s"
+                )
+            except DeadKernelError:
+                dead = True
+                results[probe.name] = _checks.ResultError(
+                    f"the kernel died while {probe.function} ran"
+                )
+            except RuntimeError as error:  # the runner itself failed
+                results[probe.name] = _checks.ResultError(
+                    f"the grader could not call {probe.function} ({error})"
+                )
 
 
 #: How a kind of audit event reads in a flag.
@@ -739,7 +787,7 @@ def _answers_of_tests(nb):
 
 
 #: Off limits in every assignment: the grader and its reference code.
-ALWAYS_OFF_LIMITS = ("svmlib.teaching",)
+ALWAYS_OFF_LIMITS = ("svmbook_classroom",)
 
 
 def _check_off_limits(nb, forbidden, report):
@@ -945,7 +993,7 @@ def grade_notebook(
     ValueError
         If ``timeout`` is not a positive finite number, ``isolation`` is
         not one of the three or asks for a sandbox that cannot be had.
-    svmlib.teaching.grading.SourceError
+    svmbook_classroom.grading.SourceError
         A ValueError: the instructor's ``source`` notebook cannot be read
         (a problem on the instructor's side).
 
@@ -974,7 +1022,7 @@ def grade_notebook(
     >>> from pathlib import Path
     >>> import nbformat
     >>> from nbformat.v4 import new_code_cell, new_notebook
-    >>> from svmlib.teaching import grade_notebook
+    >>> from svmbook_classroom import grade_notebook
     >>> def test_cell(source):
     ...     return new_code_cell(source, metadata={"nbgrader": {
     ...         "grade": True, "solution": False, "locked": True,
@@ -995,7 +1043,7 @@ def grade_notebook(
     path = Path(notebook)
     report = GradeReport(str(path))
     nb, error = _read_notebook(path, content)
-    original = None
+    original, checks = None, {}
     if source is not None:
         source_path = Path(source)
         if source_path.is_dir():
@@ -1005,10 +1053,19 @@ def grade_notebook(
             raise SourceError(
                 f"Cannot read the solution notebook: {source_error}"
             )
+        try:
+            checks = _checks.load_checks(_checks.checks_file(source_path))
+        except Exception as error:
+            raise SourceError(
+                f"Cannot read the checks of {source_path.name}: "
+                f"{type(error).__name__}: {error}"
+            ) from error
     if nb is None:
         return _unreadable(report, original, error)
     try:
-        _grade(nb, original, report, timeout, isolate, isolation, limits)
+        _grade(
+            nb, original, report, timeout, isolate, isolation, limits, checks
+        )
     except Exception as error:  # the grader failed on this submission
         report.flags, report.questions = [], []
         _unreadable(
@@ -1022,8 +1079,35 @@ def grade_notebook(
     return report
 
 
-def _grade(nb, original, report, timeout, isolate, isolation, limits):
+def _judged(cell, check, run):
+    """QuestionGrade of a question judged outside, from its probes' data."""
+    grade_id = _grade_id(cell)
+    max_points = float(cell.metadata["nbgrader"].get("points", 0))
+    results = run.results.get(grade_id, {})
+    for probe in check.probes:
+        result = results.get(probe.name)
+        if result is None:
+            return QuestionGrade(
+                grade_id, 0.0, max_points, "not run",
+                f"{probe.function} was not called (the notebook stopped "
+                "before the checks)",
+            )  # fmt: skip
+        if isinstance(result, _checks.ResultError):
+            return QuestionGrade(
+                grade_id, 0.0, max_points, "failed",
+                f"{probe.function}: {result}",
+            )  # fmt: skip
+    passed, message = check.decide(results)
+    if passed:
+        return QuestionGrade(grade_id, max_points, max_points, "passed")
+    return QuestionGrade(grade_id, 0.0, max_points, "failed", message)
+
+
+def _grade(
+    nb, original, report, timeout, isolate, isolation, limits, checks=None
+):
     """Preprocess, run and score ``nb``; fill in ``report``."""
+    checks = checks or {}
     _strip_unknown_marks(nb, original, report)
     resources = {}
     nb, resources = DeduplicateIds().preprocess(nb, resources)
@@ -1051,7 +1135,7 @@ def _grade(nb, original, report, timeout, isolate, isolation, limits):
         )
 
     with sandbox.Workspace() as workspace:
-        run = _Run(nb, timeout, workspace, isolate, limits)
+        run = _Run(nb, timeout, workspace, isolate, limits, checks)
         try:
             run.run()
         except Exception as error:  # the kernel did not start, or the client
@@ -1075,7 +1159,9 @@ def _grade(nb, original, report, timeout, isolate, isolation, limits):
         where = f"cell {index}" + (f" ({name})" if name else "")
         report.notes.append(f"{where} raised {message}")
     report.questions = [
-        _score(cell, index, run)
+        _judged(cell, checks[_grade_id(cell)], run)
+        if _grade_id(cell) in checks
+        else _score(cell, index, run)
         for index, cell in enumerate(nb.cells)
         if is_grade(cell)
     ]

@@ -21,7 +21,7 @@ The module uses the standard library and IPython only.
 
 Everything runs in the student's process, so a determined attacker can
 hide from it (the instructors' page says so); the sandbox around the
-kernel (:mod:`svmlib.teaching.sandbox`) is what keeps other files out of
+kernel (:mod:`svmbook_classroom.sandbox`) is what keeps other files out of
 reach. What this module adds is that the usual tricks are undone before the
 tests run and flagged for review.
 """
@@ -33,7 +33,7 @@ import os
 import sys
 
 # Nothing here is for users: the grader sends this file's source to the
-# kernel and calls install (see svmlib.teaching.grading).
+# kernel and calls install (see svmbook_classroom.grading).
 __all__ = []
 
 #: Audit events that write, rename or delete a file (their first argument,

@@ -115,15 +115,15 @@ def off_limits_uses(cells, forbidden):
 
     Examples
     --------
-    >>> from svmlib.teaching.off_limits import off_limits_uses
+    >>> from svmbook_classroom.off_limits import off_limits_uses
     >>> cells = [("import svmlib.solvers.sequential_minimal as s", False),
     ...          ("step = s.two_variable_step", True)]
     >>> name = "svmlib.solvers.sequential_minimal.two_variable_step"
     >>> off_limits_uses(cells, {name})
     [set(), {'svmlib.solvers.sequential_minimal.two_variable_step'}]
-    >>> off_limits_uses([("from svmlib.teaching import grading", True)],
-    ...                 {"svmlib.teaching"})
-    [{'svmlib.teaching'}]
+    >>> off_limits_uses([("from svmbook_classroom import grading", True)],
+    ...                 {"svmbook_classroom"})
+    [{'svmbook_classroom'}]
     """
     forbidden = set(forbidden)
     aliases, found = {}, []
@@ -167,7 +167,7 @@ def dynamic_code(source):
 
     Examples
     --------
-    >>> from svmlib.teaching.off_limits import dynamic_code
+    >>> from svmbook_classroom.off_limits import dynamic_code
     >>> dynamic_code("m = __import__('svm' + 'lib')\nx = eval('1 + 1')")
     ['__import__', 'eval']
     >>> dynamic_code("import svmlib\nf = getattr(svmlib, 'S' + 'VC')")

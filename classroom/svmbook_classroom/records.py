@@ -145,8 +145,8 @@ def feedback_notebook(report):
     Examples
     --------
     >>> from nbformat.v4 import new_code_cell, new_notebook
-    >>> from svmlib.teaching import GradeReport, QuestionGrade
-    >>> from svmlib.teaching.records import feedback_notebook
+    >>> from svmbook_classroom import GradeReport, QuestionGrade
+    >>> from svmbook_classroom.records import feedback_notebook
     >>> report = GradeReport("a.ipynb", questions=[
     ...     QuestionGrade("test_x", 1.0, 1.0, "passed")])
     >>> report.executed_notebook = new_notebook(cells=[new_code_cell("x = 4")])
@@ -257,8 +257,8 @@ def update_csv(path, reports):
     --------
     >>> import csv, tempfile
     >>> from pathlib import Path
-    >>> from svmlib.teaching.records import update_csv
-    >>> from svmlib.teaching import GradeReport, QuestionGrade
+    >>> from svmbook_classroom.records import update_csv
+    >>> from svmbook_classroom import GradeReport, QuestionGrade
     >>> reports = [
     ...     GradeReport("alice.ipynb", questions=[
     ...         QuestionGrade("test_x", 1.0, 1.0, "passed")]),
@@ -319,8 +319,8 @@ def class_summary(reports):
 
     Examples
     --------
-    >>> from svmlib.teaching.records import class_summary
-    >>> from svmlib.teaching import GradeReport, QuestionGrade
+    >>> from svmbook_classroom.records import class_summary
+    >>> from svmbook_classroom import GradeReport, QuestionGrade
     >>> reports = [
     ...     GradeReport("alice.ipynb", questions=[
     ...         QuestionGrade("test_x", 1.0, 1.0, "passed")]),

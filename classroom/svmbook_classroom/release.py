@@ -156,7 +156,7 @@ def release(source, out_dir):
     >>> from pathlib import Path
     >>> import nbformat
     >>> from nbformat.v4 import new_code_cell, new_notebook
-    >>> from svmlib.teaching import release
+    >>> from svmbook_classroom import release
     >>> def solution_notebook():
     ...     answer = new_code_cell("x = 4", metadata={"nbgrader": {
     ...         "grade": False, "solution": True, "locked": False,
@@ -299,7 +299,7 @@ def student_edition(project, out_dir, *, archive=True):
     >>> from pathlib import Path
     >>> import nbformat
     >>> from nbformat.v4 import new_code_cell, new_notebook
-    >>> from svmlib.teaching import student_edition
+    >>> from svmbook_classroom import student_edition
     >>> def solution_notebook():
     ...     answer = new_code_cell("x = 4", metadata={"nbgrader": {
     ...         "grade": False, "solution": True, "locked": False,
@@ -336,8 +336,8 @@ def student_edition(project, out_dir, *, archive=True):
     shutil.copytree(
         project / "svmlib",
         out_dir / "svmlib",
-        # the grader stays with the instructors
-        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "teaching"),
+        # the grader is its own package (classroom/), not copied
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
     )
     for name in EDITION_FILES:
         if (project / name).exists():

@@ -104,7 +104,7 @@ class Limits:
 
     Examples
     --------
-    >>> from svmlib.teaching.sandbox import Limits
+    >>> from svmbook_classroom.sandbox import Limits
     >>> Limits(memory=2048).prlimit_command()  # doctest: +NORMALIZE_WHITESPACE
     ['prlimit', '--as=2147483648', '--nproc=256', '--cpu=1200',
      '--fsize=268435456', '--']
@@ -150,7 +150,7 @@ class Limits:
 
         Examples
         --------
-        >>> from svmlib.teaching.sandbox import Limits
+        >>> from svmbook_classroom.sandbox import Limits
         >>> Limits(file_size=1).prlimit_command()[-2:]
         ['--fsize=1048576', '--']
         """
@@ -178,7 +178,7 @@ class Limits:
 
         Examples
         --------
-        >>> from svmlib.teaching.sandbox import Limits
+        >>> from svmbook_classroom.sandbox import Limits
         >>> Limits(memory=2048, processes=100).describe()[:45]
         '2048 MiB of memory per process, 100 processes'
         """
@@ -317,6 +317,13 @@ class Workspace:
         shutil.rmtree(self.path, ignore_errors=True)
 
 
+def hand_to_kernel(folder):
+    """Make ``folder`` and what it holds the kernel's (nobody under root)."""
+    if os.geteuid() == 0:
+        for path in [Path(folder), *Path(folder).rglob("*")]:
+            os.chown(path, NOBODY, NOBODY, follow_symlinks=False)
+
+
 def _copy_font_cache(folder):
     """Copy the grader's Matplotlib font list into ``folder``.
 
@@ -392,7 +399,7 @@ def sandbox_command(workdir, env, executable="bwrap", limits=None):
     Examples
     --------
     >>> import os
-    >>> from svmlib.teaching.sandbox import sandbox_command
+    >>> from svmbook_classroom.sandbox import sandbox_command
     >>> folder = os.path.realpath("/tmp")
     >>> command = sandbox_command(folder, {"HOME": folder})
     >>> command[:2], "--unshare-net" in command, "--clearenv" in command
