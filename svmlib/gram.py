@@ -22,6 +22,7 @@ members, so the solvers do not know which one they have:
 Book chapter: *Scaling up* (part III).
 """
 
+import os
 import threading
 from collections import OrderedDict
 from contextlib import contextmanager
@@ -968,3 +969,26 @@ def column_blas_threads():
             yield
         finally:
             _threads.single = False
+
+
+@contextmanager
+def _under_dispatcher_limit(dispatcher_pid):
+    """Context manager: a joblib thread under its dispatcher's BLAS limit.
+
+    :func:`column_blas_threads` keeps its state per thread. A thread that
+    ``fit_one_vs_one(n_jobs=...)`` dispatches inherits the process's BLAS
+    thread count (set to one by the dispatching thread) but not that
+    state, so each of its solvers would scan the memory map again and set
+    and restore the count, racing the other threads. Inside this context,
+    in the dispatcher's process, the thread's solvers know the limit is
+    held; in another process (joblib's loky or Dask workers) nothing
+    changes and each solver sets its own limit.
+    """
+    if os.getpid() != dispatcher_pid or getattr(_threads, "single", False):
+        yield
+        return
+    _threads.single = True
+    try:
+        yield
+    finally:
+        _threads.single = False

@@ -255,3 +255,25 @@ def test_dask_runs_the_machines_and_grid_search_folds_on_its_workers():
         search.cv_results_["mean_test_score"],
         reference.cv_results_["mean_test_score"],
     )
+
+
+def test_threads_use_the_dispatchers_blas_limit(monkeypatch):
+    # The dispatching thread holds one BLAS thread for the whole run; the
+    # solvers in joblib's threads must not scan the memory map and set
+    # and restore the count again, each machine (a race between threads,
+    # and a scan of /proc/self/maps per machine).
+    import svmlib.gram as gram
+
+    calls = []
+    limits = gram.threadpool_limits
+
+    def counting(*args, **kwargs):
+        calls.append(threading.get_ident())
+        return limits(*args, **kwargs)
+
+    monkeypatch.setattr(gram, "threadpool_limits", counting)
+    X, y = iris()
+    SVC(C=10.0).fit(X, y)  # one job: the scan is once per fit
+    assert calls == []
+    SVC(C=10.0, n_jobs=2).fit(X, y)
+    assert calls == []

@@ -19,6 +19,12 @@ so no fused multiply-add), with the same first-occurrence ties in the
 argmin and argmax, so both paths take the same steps and return bitwise
 the same multipliers (``tests/test_smo_compiled.py``).
 
+The compiled functions touch no Python object (arrays and scalars only,
+nopython mode), so numba compiles them with ``nogil=True``: a thread in
+the loop releases the GIL, and the one-vs-one machines that
+:func:`svmlib.multiclass.fit_one_vs_one` trains in joblib threads
+(``SVC(n_jobs=...)``) step at the same time.
+
 Book chapter: *Scaling up* (part III).
 """
 
@@ -110,7 +116,7 @@ _EPS = np.finfo(np.float64).eps
 _ROUNDING = 4 * _EPS
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _onto_box(alpha, C, scale):
     tolerance = _ROUNDING * scale
     if alpha <= tolerance:
@@ -120,7 +126,7 @@ def _onto_box(alpha, C, scale):
     return alpha
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _land_on_end(low_end, a_i, a_j, y_i, y_j, C_i, C_j):
     scale = a_i + a_j
     if y_i != y_j:
@@ -142,7 +148,7 @@ def _land_on_end(low_end, a_i, a_j, y_i, y_j, C_i, C_j):
     return 0.0, _onto_box(total, C_j, scale)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _pair_on_segment(a_i, a_j, y_i, y_j, move, C_i, C_j):
     if y_i != y_j:
         lowest = -a_i if -a_i >= -a_j else -a_j
@@ -165,7 +171,7 @@ def _pair_on_segment(a_i, a_j, y_i, y_j, move, C_i, C_j):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _two_variable_step(a_i, a_j, y_i, y_j, E_i, E_j, K_ii, K_jj, K_ij,
                        C_i, C_j, tau):  # fmt: skip
     """Return (ok, a_i_new, a_j_new); ok False: Python must take it.
@@ -209,7 +215,7 @@ def _two_variable_step(a_i, a_j, y_i, y_j, E_i, E_j, K_ii, K_jj, K_ij,
     return True, a_i_new, a_j_new
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _loop(K, cols, E, alpha, y, C, diag, root, up, low, group, n_groups,
           two, tau, tol, max_iter, n_iter, shrinking, counter, smallest,
           since, has_since, patience, weight):  # fmt: skip
