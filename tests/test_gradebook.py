@@ -785,3 +785,45 @@ def test_merge_hand_grades_refuses_a_question_in_two_notebooks(tmp_path):
     # the totals of an assignment add its notebooks
     book = build_gradebook(records, incomplete="zero")
     assert book.points_possible == {"a1": 4.0}
+
+
+def test_the_classroom_command_has_the_gradebook_subcommands(
+    course, tmp_path, capsys
+):
+    from svmbook_classroom import main
+
+    hand = _hand(tmp_path)
+    assert (
+        main(
+            [
+                "merge-hand-grades",
+                str(course),
+                str(hand),
+                "--out",
+                "records.csv",
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(
+            [
+                "export-gradebook",
+                "moodle",
+                "records.csv",
+                "--out",
+                "moodle.csv",
+                "--incomplete",
+                "zero",
+            ]
+        )
+        == 0
+    )
+    with (tmp_path / "moodle.csv").open(newline="") as handle:
+        assert list(csv.reader(handle))[0] == [
+            "Username",
+            "03_smo",
+            "06_em_gmm",
+        ]
+    assert main(["class-summaries", "records.csv"]) == 0
+    assert "Class summary: 06_em_gmm" in capsys.readouterr().out

@@ -16,6 +16,7 @@ import nbformat
 from tqdm import tqdm
 
 from . import grading, records
+from .gradebook import add_gradebook_commands
 from .release import release, student_edition
 from .sandbox import Limits
 
@@ -125,6 +126,7 @@ def _parser():
         "--summary", metavar="FILE",
         help="write the per-question summary of the class to this CSV",
     )  # fmt: skip
+    add_gradebook_commands(commands)  # the course's records
     return parser
 
 
@@ -333,6 +335,8 @@ def main(argv=None):
     0
     """
     args = _parser().parse_args(argv)
+    if hasattr(args, "handler"):  # merge-hand-grades, export-gradebook, ...
+        return args.handler(args)
     if args.command == "grade":
         return _grade(args)
     try:
