@@ -595,8 +595,9 @@ def merge_hand_grades(submissions, hand_grades):
 
 def _parse_deadline(text):
     try:
-        when = datetime.fromisoformat(text)
-    except ValueError:
+        # dateutil's, not datetime.fromisoformat: Python 3.10 reads no "Z"
+        when = dateparser.isoparse(text)
+    except (ValueError, OverflowError):
         raise ValueError(
             f"deadline {printable(text)!r} is not an ISO 8601 time "
             "(2026-11-20T23:59+01:00)"
