@@ -95,7 +95,10 @@ def open_page(browser, relative, width=1280):
     page.route(
         re.compile(r"^https?://"), lambda route: route.abort()
     )  # no network, as offline readers
-    page.goto((BUILT_HTML / relative).as_uri(), wait_until="load")
+    # a large page on a loaded machine takes more than the default 30 s
+    page.goto(
+        (BUILT_HTML / relative).as_uri(), wait_until="load", timeout=120_000
+    )
     page.evaluate(
         "() => (window.MathJax && MathJax.startup)"
         " ? MathJax.startup.promise : null"
