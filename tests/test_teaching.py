@@ -121,10 +121,13 @@ def test_solution_markup(path):
     assert len(tests) >= 4 and len(solutions) >= 4
     assert all("assert" in cell.source for cell in tests)
     assert all(SOLUTION_REGION.search(cell.source) for cell in solutions)
-    assert (
-        sum(bool(HIDDEN_REGION.search(cell.source)) for cell in tests)
-        >= len(tests) - 1
-    )
+    # hidden tests in the cells, or hidden checks judged outside the
+    # kernel (assignments/checks/<name>.py)
+    if not (ASSIGNMENTS / "checks" / f"{path.stem}.py").exists():
+        assert (
+            sum(bool(HIDDEN_REGION.search(cell.source)) for cell in tests)
+            >= len(tests) - 1
+        )
     assert any(is_manual(cell) for cell in nb.cells)
 
     # the points table of the header adds up to the points of the cells
@@ -750,6 +753,99 @@ def test_svr_submission_scores(name, released, tmp_path):
         assert any(flag in f for f in report.flags), report.to_text()
         (question,) = [q for q in report.questions if q.status == "off limits"]
         assert question.grade_id == "test_coef_and_intercept"
+
+
+#: Submissions to the assignments whose hidden checks are judged outside
+#: the student's kernel (assignments/checks/): tests/submissions/06_*.py and
+#: 07_*.py replace the answer cells of the student notebook by grade_id.
+#: Fixture -> (notebook, points per autograded question, a flag the grader
+#: must raise or None). An attack scores no more than the honest code it
+#: carries: 06_em_gmm_bend_references is 06_em_gmm_two_bugs (11 / 18) with
+#: the references bent, 06_em_gmm_event_hook and 07_multiclass_liars
+#: implement nothing.
+EM_ZERO = dict.fromkeys(
+    ["test_log_gaussian", "test_e_step", "test_m_step", "test_fit_gmm",
+     "test_assign"], 0.0,
+)  # fmt: skip
+EM_TWO_BUGS = {
+    **EM_ZERO,
+    "test_e_step": 4,
+    "test_fit_gmm": 5,
+    "test_assign": 2,
+}
+CHECKED_SUBMISSIONS = {
+    "06_em_gmm_two_bugs": ("06_em_gmm.ipynb", EM_TWO_BUGS, None),
+    "06_em_gmm_bend_references": (
+        "06_em_gmm.ipynb",
+        # the rebound gaussian_m_step also breaks the answer's own fit_gmm
+        {**EM_TWO_BUGS, "test_fit_gmm": 0},
+        "calls off-limits scipy.stats.multivariate_normal",
+    ),
+    "06_em_gmm_event_hook": (
+        "06_em_gmm.ipynb",
+        EM_ZERO,
+        "an IPython post_run_cell event callback was added",
+    ),
+    "07_multiclass_liars": (
+        "07_multiclass.ipynb",
+        dict.fromkeys(
+            [
+                "test_ovr_predict",
+                "test_votes",
+                "test_ovo_predict",
+                "test_machine_counts",
+            ],
+            0.0,
+        ),  # fmt: skip
+        None,
+    ),
+}
+
+
+def test_checked_assignments_have_checks_for_every_question():
+    from svmbook_classroom.checks import checks_file, load_checks
+
+    for name in ("06_em_gmm.ipynb", "07_multiclass.ipynb"):
+        nb = nbformat.read(ASSIGNMENTS / name, as_version=4)
+        tests = {
+            nbgrader(cell)["grade_id"] for cell in nb.cells if is_test(cell)
+        }
+        checks = load_checks(checks_file(ASSIGNMENTS / name))
+        assert set(checks) == tests, name
+        # the hidden checks are outside the notebook: nothing hidden in it
+        assert not any(HIDDEN_REGION.search(c.source) for c in nb.cells)
+
+
+@needs_bwrap
+@pytest.mark.parametrize("name", sorted(CHECKED_SUBMISSIONS))
+def test_checked_submission_scores(name, released, tmp_path):
+    notebook, expected, flag = CHECKED_SUBMISSIONS[name]
+    nb = nbformat.read(released / notebook, as_version=4)
+    sources = hostile_sources(name)
+    for cell in nb.cells:
+        grade_id = nbgrader(cell).get("grade_id")
+        if grade_id in sources:
+            cell.source = sources.pop(grade_id)
+    assert not sources  # every section of the fixture names an answer cell
+    path = tmp_path / "submitted" / name / notebook
+    path.parent.mkdir(parents=True)
+    nbformat.write(nb, path)
+    report = grade_notebook(path, ASSIGNMENTS / notebook, timeout=300)
+    assert report.error is None, report.to_text()
+    assert {
+        q.grade_id: q.points for q in report.questions if q.status != "manual"
+    } == expected, report.to_text()
+    if name == "06_em_gmm_bend_references":
+        assert report.score <= sum(EM_TWO_BUGS.values())
+    if flag is None:
+        assert report.flags == [], report.to_text()
+    else:
+        assert any(flag in f for f in report.flags), report.to_text()
+    if name == "06_em_gmm_event_hook":  # the student's own error message
+        (question,) = [
+            q for q in report.questions if q.grade_id == "test_e_step"
+        ]
+        assert question.message == "e_step: NotImplementedError"
 
 
 def test_off_limits_names_and_the_grader_itself():

@@ -957,8 +957,10 @@ def grade_notebook(
         same file name. Its locked cells (the tests, hidden tests included,
         and the read-only cells) replace the student's copies before the run,
         its points count, and its metadata ``svmbook.off_limits`` lists the
-        functions answers may not call. Without it, the notebook is graded
-        with the tests it contains (no hidden tests).
+        functions answers may not call; the hidden checks beside it
+        (``checks/<notebook name>.py``, :mod:`~svmbook_classroom.checks`)
+        judge their questions outside the kernel. Without it, the notebook
+        is graded with the tests it contains (no hidden tests).
     timeout : float, default=120
         Time limit per cell, in seconds. A cell that runs longer is
         interrupted (its question and the questions that depend on it score
@@ -999,9 +1001,13 @@ def grade_notebook(
 
     Notes
     -----
-    A test cell scores its points when the kernel reports that it ran
-    without an error and it wrote nothing to stderr, zero otherwise, as
-    ``nbgrader autograde`` scores it; a question whose answer cells call an
+    A question with a hidden check (:mod:`~svmbook_classroom.checks`)
+    scores from the check alone: the student's functions are called in the
+    kernel on the check's inputs, and the check's judge decides, in the
+    grader's process, from the plain data returned. Any other test cell
+    scores its points when the kernel reports that it ran without an error
+    and it wrote nothing to stderr, zero otherwise, as ``nbgrader
+    autograde`` scores it; a question whose answer cells call an
     off-limits function scores zero (status ``"off limits"``); manually
     graded answers are listed with status ``"manual"`` and not added to the
     total.

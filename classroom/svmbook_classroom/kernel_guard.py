@@ -199,6 +199,7 @@ class Guard:
             },
             "modules": modules,
             "builtins": dict(vars(builtins)),
+            "session_send": _session_send(shell),
         }
 
     def watch_modules(self):
@@ -259,6 +260,25 @@ class Guard:
             if not _same(vars(builtins).get(name), original):
                 found.append(f"the builtin {name} was replaced")
                 setattr(builtins, name, original)
+        for event, callbacks in getattr(shell.events, "callbacks", {}).items():
+            theirs = [c for c in callbacks if _from_a_cell(c)]
+            if theirs:
+                found.append(f"an IPython {event} event callback was added")
+                for callback in theirs:
+                    callbacks.remove(callback)
+        session = getattr(getattr(shell, "kernel", None), "session", None)
+        if (
+            session is not None
+            and _session_send(shell) != base["session_send"]
+        ):
+            found.append("the kernel session's send was replaced")
+            own, original = base["session_send"]
+            if own is _MISSING:
+                vars(session).pop("send", None)
+            else:
+                session.send = own
+            if type(session).send is not original:
+                type(session).send = original
         if sys.gettrace() is not None or sys.getprofile() is not None:
             found.append("a trace or profile function was set")
             sys.settrace(None)
@@ -314,6 +334,22 @@ class Guard:
 
 
 _MISSING = object()
+
+
+def _session_send(shell):
+    """Return the kernel session's send (instance and class attribute)."""
+    session = getattr(getattr(shell, "kernel", None), "session", None)
+    if session is None:
+        return None
+    return vars(session).get("send", _MISSING), type(session).send
+
+
+def _from_a_cell(callback):
+    """Tell whether a callable was defined in a notebook cell."""
+    function = getattr(callback, "__func__", callback)
+    code = getattr(function, "__code__", None)
+    name = getattr(code, "co_filename", "")
+    return "ipykernel_" in name or name.startswith("<ipython-input")
 
 
 def install(name, read_roots, write_roots):
