@@ -16,7 +16,7 @@ import nbformat
 from tqdm import tqdm
 
 from . import grading, records
-from .gradebook import add_gradebook_commands
+from .gradebook import add_gradebook_commands, summaries_by_assignment
 from .release import release, student_edition
 from .sandbox import Limits
 
@@ -206,8 +206,8 @@ def _write_summary(path, summary):
     with Path(path).open("w", newline="") as handle:
         writer = csv.DictWriter(
             handle,
-            ["question", "max_points", "graded", "mean_points", "full_marks",
-             "flagged"],
+            ["assignment", "question", "max_points", "graded", "mean_points",
+             "full_marks", "flagged"],
         )  # fmt: skip
         writer.writeheader()
         writer.writerows(summary)
@@ -288,11 +288,18 @@ def _grade(args):
         print(f"grade failed: {error}", file=sys.stderr)
         return 1
     progress.close()
-    summary = records.class_summary(reports)
+    # one summary per assignment: no class total adds two assignments
+    summaries = summaries_by_assignment(reports)
     if len(reports) > 1:
-        print(records.summary_text(summary))
+        for assignment, summary in summaries.items():
+            print(f"{grading.printable(assignment)}: ", end="")
+            print(records.summary_text(summary))
     if args.summary:
-        _write_summary(args.summary, summary)
+        _write_summary(
+            args.summary,
+            [dict(row, assignment=assignment)
+             for assignment, summary in summaries.items() for row in summary],
+        )  # fmt: skip
     return status
 
 
