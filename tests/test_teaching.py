@@ -1489,3 +1489,54 @@ def test_kernel_threads_are_capped(monkeypatch, grader_threads, expected):
     assert {name: env[name] for name in names} == dict.fromkeys(
         names, expected
     )
+
+
+def test_probe_results_are_read_as_plain_data_only(tmp_path):
+    import json
+    import os
+
+    import numpy as np
+
+    from svmbook_classroom.checks import ResultError, read_result
+
+    def write(folder, record, **arrays):
+        folder.mkdir()
+        (folder / "result.json").write_text(json.dumps(record))
+        for name, array in arrays.items():
+            np.save(folder / name, array, allow_pickle=True)
+        return folder
+
+    good = write(
+        tmp_path / "good",
+        {"result": {"list": [{"array": "out1.npy"}, {"value": 2.5}]}},
+        **{"out1.npy": np.arange(3.0)},
+    )
+    array, number = read_result(good)
+    assert type(array) is np.ndarray and array.tolist() == [0.0, 1.0, 2.0]
+    assert number == 2.5
+    # the student's own error message
+    raised = write(tmp_path / "raised", {"error": "ValueError: bad shape"})
+    with pytest.raises(ResultError, match="ValueError: bad shape"):
+        read_result(raised)
+    # missing, not JSON, an object array (pickle), a path outside, a link
+    with pytest.raises(ResultError, match="no result file"):
+        read_result(tmp_path / "nothing")
+    broken = write(tmp_path / "broken", {})
+    (broken / "result.json").write_text("{not json")
+    with pytest.raises(ResultError, match="not JSON"):
+        read_result(broken)
+    pickled = write(
+        tmp_path / "pickled",
+        {"result": {"array": "out1.npy"}},
+        **{"out1.npy": np.array([{"a": 1}], dtype=object)},
+    )
+    with pytest.raises(ResultError, match="unreadable array"):
+        read_result(pickled)
+    outside = write(tmp_path / "outside", {"result": {"array": "../x.npy"}})
+    with pytest.raises(ResultError, match="malformed"):
+        read_result(outside)
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    os.symlink(good / "result.json", linked / "result.json")
+    with pytest.raises(ResultError, match="no result file"):
+        read_result(linked)
