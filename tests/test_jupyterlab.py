@@ -231,10 +231,23 @@ def _wait_idle(page, timeout=120_000):
 
 def _run_all(page):
     """Run > Run All Cells, then wait until every code cell has run."""
-    page.click(".jp-Notebook .jp-Cell .jp-InputPrompt")
-    page.click(".lm-MenuBar-itemLabel:text-is('Run')")
-    page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
     started = time.monotonic()
+    for attempt in range(3):  # a click before the kernel is ready is lost
+        page.click(".jp-Notebook .jp-Cell .jp-InputPrompt")
+        page.click(".lm-MenuBar-itemLabel:text-is('Run')")
+        page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
+        try:
+            page.wait_for_function(
+                "() => Array.from(document.querySelectorAll("
+                "'.jp-Notebook .jp-CodeCell .jp-InputPrompt')).some("
+                "p => /\\[(\\*|\\d+)\\]/.test(p.textContent))",
+                timeout=60_000,
+                polling=500,
+            )
+            break
+        except Exception:
+            if attempt == 2:
+                raise
     try:
         page.wait_for_function(
             "() => Array.from(document.querySelectorAll("
