@@ -27,6 +27,9 @@ random Fourier features; the parametrizations follow the book (``sigma``) and
 scikit-learn (``gamma``).
 """
 
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral, Real
 
 import numpy as np
@@ -35,6 +38,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
+from threadpoolctl import ThreadpoolController
 
 from ._validation import (
     check_data,
@@ -346,10 +350,85 @@ def squared_distances(X, Z=None):
 
 def _distances_from_products(P, x_sq, z_sq):
     """||x_i - z_j||^2 = ||x_i||^2 + ||z_j||^2 - 2 P_ij, in place in P."""
-    P *= -2.0
-    P += x_sq[:, None]
-    P += z_sq[None, :]
-    return np.maximum(P, 0.0, out=P)
+    return _by_row_blocks(P, _distances_block, x_sq, z_sq)
+
+
+def _distances_block(B, x_sq, z_sq):
+    """:func:`_distances_from_products` on the rows B of P (x_sq: theirs)."""
+    B *= -2.0
+    B += x_sq[:, None]
+    B += z_sq[None, :]
+    return np.maximum(B, 0.0, out=B)
+
+
+def _rbf_block(B, x_sq, z_sq, gamma):
+    """exp(-gamma ||x_i - z_j||^2) from the inner products B, in place."""
+    B = _distances_block(B, x_sq, z_sq)
+    B *= -gamma
+    return np.exp(B, out=B)
+
+
+#: Elementwise work on a matrix is done a block of rows at a time (about
+#: this many values, 128-256 KiB: the block stays in the core's cache from
+#: the first operation to the last, where whole-matrix operations stream
+#: the matrix through memory once per operation), and, on matrices of at
+#: least ``_THREADED_VALUES`` values, the blocks are shared among as many
+#: threads as BLAS has (NumPy's ufuncs release the GIL). Each value goes
+#: through the same operations in the same order: the result is bitwise
+#: that of the whole-matrix operations.
+_BLOCK_VALUES = 2**15
+_THREADED_VALUES = 2**20
+_blas = None  # threadpoolctl's controller of the BLAS libraries, found once
+
+
+def _elementwise_threads(size):
+    """Threads for elementwise work on ``size`` values: those of BLAS.
+
+    One in a thread other than the main one (a joblib thread of
+    ``SVC(n_jobs=...)``: the jobs share the cores) and below
+    ``_THREADED_VALUES`` values.
+    """
+    global _blas
+    if size < _THREADED_VALUES:
+        return 1
+    if threading.current_thread() is not threading.main_thread():
+        return 1
+    if _blas is None:
+        _blas = ThreadpoolController().select(user_api="blas")
+    counts = [lib.num_threads for lib in _blas.lib_controllers]
+    return max(1, min(max(counts, default=1), os.cpu_count() or 1))
+
+
+def _by_row_blocks(P, block, *args):
+    """Apply ``block(P[rows], row_args..., col_args...)`` to P, in place.
+
+    ``args`` are the per-row vector (sliced with the rows) followed by the
+    rest (passed whole).
+    """
+    if P.ndim != 2 or P.size <= _BLOCK_VALUES:
+        return block(P, *args)
+    n, m = P.shape
+    rows = max(1, _BLOCK_VALUES // max(m, 1))
+    starts = range(0, n, rows)
+    row_values, rest = args[0], args[1:]
+
+    def on(start):
+        stop = start + rows
+        block(P[start:stop], row_values[start:stop], *rest)
+
+    def run(part):
+        for start in part:
+            on(start)
+
+    threads = _elementwise_threads(P.size)
+    if threads == 1:
+        run(starts)
+    else:  # every threads-th block to each thread: one task per thread
+        shares = [starts[t::threads] for t in range(threads)]
+        with ThreadPoolExecutor(threads) as pool:
+            for _ in pool.map(run, shares):
+                pass
+    return P
 
 
 def rbf_kernel(X, Z=None, *, sigma=None, gamma=None):
@@ -1136,9 +1215,7 @@ class RBF(Kernel):
 
     def from_inner_products(self, P, x_sq=None, z_sq=None):
         """Compute K from the inner products (see the base class)."""
-        K = _distances_from_products(P, x_sq, z_sq)
-        K *= -self._gamma
-        return np.exp(K, out=K)
+        return _by_row_blocks(P, _rbf_block, x_sq, z_sq, self._gamma)
 
     def __repr__(self):
         """Return the expression that builds this kernel."""

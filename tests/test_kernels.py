@@ -112,3 +112,42 @@ def test_features_zero_on_one_side_are_left_out_exactly():
         np.exp(-((X[:, None, :] - X[None, :, :]) ** 2).sum(-1) / 8.0),
         rtol=1e-12,
     )
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_rbf_row_blocks_are_bitwise_the_whole_matrix_operations(
+    dtype, threads
+):
+    # The RBF Gram matrix is computed a block of rows at a time (shared
+    # among BLAS's threads above 2**20 values); each value must go through
+    # the operations of the whole-matrix code in the same order.
+    from threadpoolctl import threadpool_limits
+
+    from svmlib.kernels import RBF, squared_norms
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(1100, 20)).astype(dtype)
+    Z = rng.normal(size=(1000, 20)).astype(dtype)
+    gamma = 0.05
+    P = X @ Z.T
+    assert P.size > 2**20  # the threaded route
+    x_sq, z_sq = squared_norms(X), squared_norms(Z)
+    expected = P * -2.0
+    expected += x_sq[:, None]
+    expected += z_sq[None, :]
+    np.maximum(expected, 0.0, out=expected)
+    expected *= -gamma
+    np.exp(expected, out=expected)
+    with threadpool_limits(limits=threads, user_api="blas"):
+        K = RBF(gamma=gamma).from_inner_products(P.copy(), x_sq, z_sq)
+        small = RBF(gamma=gamma).from_inner_products(
+            P[:7].copy(), x_sq[:7], z_sq
+        )
+    assert K.dtype == dtype
+    np.testing.assert_array_equal(K, expected)
+    np.testing.assert_array_equal(small, expected[:7])
+    np.testing.assert_allclose(
+        RBF(gamma=gamma)(X, Z), pairwise.rbf_kernel(X, Z, gamma=gamma),
+        rtol=1e-5 if dtype == np.float32 else 1e-12, atol=1e-6,
+    )  # fmt: skip
