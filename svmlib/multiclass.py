@@ -23,7 +23,7 @@ Book chapter: *More than two classes* (part II).
 import heapq
 import os
 from collections import OrderedDict
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import partial
 
@@ -830,7 +830,11 @@ def fit_one_vs_one(
             training, groups, y_index, pairs, solve, n_jobs, progress
         )
     else:
-        with blas_threads_scan():  # BLAS libraries found once for all
+        # BLAS libraries found once for all; with the full Gram matrix at
+        # hand no machine calls BLAS outside its solver, so one BLAS thread
+        # is set once for all of them (not set and restored per machine)
+        single = column_blas_threads() if training.K is not None else None
+        with blas_threads_scan(), single or nullcontext():
             for _ in tqdm(pairs, desc=_BAR, disable=not progress):
                 i, j = schedule.next_pair()
                 members, gram = training.pair_gram(groups, i, j)
