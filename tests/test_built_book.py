@@ -4,8 +4,30 @@ The README's test command runs before any build, so these tests skip when
 the book is not built; `.ci/run` runs them again after the build with
 SVMBOOK_CHECK_BUILD=1, where an unbuilt book is a failure. A page missing
 from a built book (a chapter renamed or removed) is always a failure.
+SVMBOOK_BUILT_HTML=<folder> checks a build written elsewhere, as
+tests/test_browser.py does.
+
+Issue 29's checks of the page as a reader sees it, on every chapter:
+
+* every image is a figure: each ``<img>`` of a chapter's text is inside a
+  numbered ``<figure>`` (an id, a caption number, a caption), the page's
+  text refers to the figure (``{numref}``, a link to ``#<id>`` on the same
+  page), and its alt text says something: not empty, not a file path or
+  data URI (myst-nb writes the path when a cell sets no alt). Two kinds of
+  image are not figures and are only held to the alt rule: the frames of a
+  frame player (``svmlib.frames.FramePlayer``, an HTML output whose
+  ``<img>`` shows one frame at a time; its alt must also be more than the
+  default "Frame player, N frames") and the still image a live playground
+  shows without JavaScript (``<noscript>``, ``_ext/playground.py``);
+* bookkeeping out of sight: no visible code cell consists only of
+  ``glue(...)`` calls and ``assert`` statements (such a cell is tagged
+  ``remove-input``, whose input is not in the HTML; ``hide-input`` cells,
+  folded behind a toggle, are not visible either).
 """
 
+import ast
+import html
+import importlib.util
 import os
 import re
 from pathlib import Path
@@ -13,7 +35,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-BUILT_HTML = ROOT / "_build" / "html"
+BUILT_HTML = Path(
+    os.environ.get("SVMBOOK_BUILT_HTML") or ROOT / "_build" / "html"
+).resolve()
 REQUIRED = os.environ.get("SVMBOOK_CHECK_BUILD") == "1"
 
 
@@ -25,14 +49,14 @@ def built(relative):
     """
     index = BUILT_HTML / "index.html"
     if not index.is_file():
-        message = f"{index.relative_to(ROOT)} is missing: build the book first"
+        message = f"{index} is missing: build the book first"
         if REQUIRED:
             pytest.fail(message)
         pytest.skip(message)
     path = BUILT_HTML / relative
     if not path.is_file():
         pytest.fail(
-            f"{path.relative_to(ROOT)} is missing from the built book: was "
+            f"{path} is missing from the built book: was "
             "its chapter renamed or removed? Update this test with it."
         )
     return path
@@ -93,3 +117,303 @@ def test_no_page_loads_scripts_or_styles_from_the_network():
         if tags:
             offenders[str(page.relative_to(BUILT_HTML))] = tags[:2]
     assert not offenders, f"pages that fetch from the network: {offenders}"
+
+
+# ---------------------------------------------------------------------------
+# Every image a figure; bookkeeping out of sight (issue 29)
+# ---------------------------------------------------------------------------
+
+#: the chapters of the built book (empty before the build)
+CHAPTERS = sorted(
+    str(p.relative_to(BUILT_HTML))
+    for p in (BUILT_HTML / "chapters").rglob("*.html")
+)
+#: chapters whose figures or cells are not converted yet: {page: reason};
+#: their tests are expected failures (not strict) until then. Measured on
+#: a build of fcf2716 from the saved outputs, and still so in the notebooks
+#: at 18:45 UTC (the chapters' figure work goes on): a cell
+#: with a figure caption that shows a table as well gets two figures of one
+#: name (myst-nb wraps every output of the cell; Sphinx warns "Duplicate
+#: explicit target name" and the numref is undefined, so -W fails too):
+#: the table must move to a cell of its own.
+_TWO_OUTPUTS = (
+    "the figure cell {} also shows a table, which myst-nb wraps in a "
+    "second figure of the same name (move the table to its own cell)"
+)
+FIGURES_NOT_DONE: dict[str, str] = {
+    "chapters/case_studies/mnist_3_vs_8.html": _TWO_OUTPUTS.format(
+        "mnist38-fig-curve"
+    ),
+    "chapters/case_studies/mnist_all.html": _TWO_OUTPUTS.format(
+        "mnistall-fig-confusion"
+    ),
+    "chapters/dual/dual_gradient_ascent.html": _TWO_OUTPUTS.format(
+        "dualgd-fig-steps"
+    ),
+    "chapters/dual/soft_margin.html": _TWO_OUTPUTS.format(
+        "soft-fig-kernel-sweep"
+    ),
+    "chapters/kernels/multiclass.html": _TWO_OUTPUTS.format(
+        "multiclass-fig-linear, -scheme-times and -calibration"
+    ),
+    "chapters/kernels/tuning_c_and_sigma.html": "the saved outputs of the "
+    "two sweep cells (player(sweep_C), player(sweep_sigma)) are bare "
+    "images, not frame players (the stored run drew none, see 8af232a); "
+    "an executed build shows players",
+}
+#: none left: every chapter's glue-and-assert cells are tagged remove-input
+BOOKKEEPING_NOT_DONE: dict[str, str] = {}
+
+ARTICLE = re.compile(
+    r'<article class="bd-article"[^>]*>(.*)</article>', re.DOTALL
+)
+FIGURE = re.compile(r"<figure\b([^>]*)>(.*?)</figure>", re.DOTALL)
+IMG = re.compile(r"<img\b[^>]*>")
+#: alt text that is no description: a file name or path, a data URI
+PATH_LIKE = re.compile(
+    r"(^data:|^\.{0,2}/|_images/|\.(png|jpe?g|svg|gif|webp)$)", re.I
+)
+PLAYER_DEFAULT_ALT = re.compile(r"^Frame player, \d+ frames$")
+
+
+def attribute(tag, name):
+    """An attribute's value in an HTML start tag, or None."""
+    match = re.search(rf'\b{name}="([^"]*)"', tag)
+    return html.unescape(match.group(1)) if match else None
+
+
+def text_of(fragment):
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+
+
+def article(relative):
+    """The chapter's text (the article element), scripts removed."""
+    page = built(relative).read_text(encoding="utf-8")
+    match = ARTICLE.search(page)
+    assert match, f"{relative}: no <article class=bd-article>"
+    return re.sub(r"<script\b.*?</script>", "", match.group(1), flags=re.S)
+
+
+def alt_problem(tag):
+    alt = attribute(tag, "alt")
+    if not alt or not alt.strip():
+        return "no alt text"
+    if PATH_LIKE.search(alt.strip()):
+        return f"alt text is a file path: {alt[:60]!r}"
+    return None
+
+
+def figure_problems(body):
+    """What is wrong with the images of one chapter's article HTML."""
+    problems, names = [], set()
+    # a figure's own "link to this image" is no reference to it
+    text = re.sub(r'<a class="headerlink"[^>]*>.*?</a>', "", body, flags=re.S)
+    for attrs, inner in FIGURE.findall(body):
+        name = attribute(f"<x {attrs}>", "id")
+        if name and name in names:
+            problems.append(f"two figures named {name} (one cell, two images)")
+        names.add(name)
+        caption = re.search(r"<figcaption>(.*?)</figcaption>", inner, re.S)
+        where = name or text_of(inner)[:40]
+        if not name:
+            problems.append(f"figure without an id (not referable): {where}")
+        if not caption or "caption-number" not in caption.group(1):
+            problems.append(f"figure without a numbered caption: {where}")
+        elif not text_of(
+            re.sub(r'<span class="caption-number">.*?</span>', "", caption[1])
+        ):
+            problems.append(f"figure with an empty caption: {where}")
+        if name and f'href="#{name}"' not in text:
+            problems.append(f"figure {name} is not referred to in the text")
+        if not IMG.search(inner):
+            problems.append(
+                f"figure {where} holds no image (its cell shows another "
+                "output, which myst-nb wraps in the figure too)"
+            )
+        elif name and re.fullmatch(r"id\d+", name):
+            problems.append(
+                f"figure {name} lost its name to another figure of its cell"
+            )
+        for tag in IMG.findall(inner):
+            problem = alt_problem(tag)
+            if problem:
+                problems.append(f"figure {where}: {problem}")
+    for tag in IMG.findall(FIGURE.sub("", body)):
+        if 'id="_anim_img' in tag:  # a frame player's frame
+            problem = alt_problem(tag)
+            if not problem and PLAYER_DEFAULT_ALT.match(attribute(tag, "alt")):
+                problem = "the player's default alt text"
+            if problem:
+                problems.append(f"frame player: {problem}")
+        elif "svmpg-still" in (attribute(tag, "class") or ""):
+            problem = alt_problem(tag)
+            if problem:
+                problems.append(f"playground still: {problem}")
+        else:
+            src = (attribute(tag, "src") or "")[:60]
+            problems.append(f"image outside a numbered figure: {src}")
+    return problems
+
+
+def _params(known):
+    return [
+        pytest.param(
+            page,
+            marks=pytest.mark.xfail(reason=known[page], strict=False)
+            if page in known
+            else (),
+        )
+        for page in CHAPTERS
+    ] or ["(not built)"]
+
+
+@pytest.mark.parametrize("relative", _params(FIGURES_NOT_DONE))
+def test_every_image_is_a_captioned_referenced_figure(relative):
+    if not CHAPTERS:
+        built("index.html")  # skips, or fails in CI
+    problems = figure_problems(article(relative))
+    assert not problems, f"{len(problems)} problems: {problems[:6]}"
+
+
+#: one visible code cell: its input's <pre> (remove-input cells have none)
+CELL = re.compile(r'<div class="cell ([^"]*)">\s*<div class="cell_input\b')
+PRE = re.compile(r"<pre>(.*?)</pre>", re.DOTALL)
+
+
+def visible_code_cells(body):
+    """The source of each code cell whose input the page shows."""
+    sources = []
+    for match in CELL.finditer(body):
+        if "tag_hide-input" in match.group(1).split():
+            continue  # folded behind a toggle
+        code = PRE.search(body, match.end())
+        sources.append(html.unescape(re.sub(r"<[^>]+>", "", code.group(1))))
+    return sources
+
+
+def is_bookkeeping(source):
+    """Whether code is only glue(...) calls and asserts (True) or not."""
+    lines = [
+        line for line in source.splitlines() if not line.startswith(("%", "!"))
+    ]
+    try:
+        statements = ast.parse("\n".join(lines)).body
+    except SyntaxError:
+        return False
+    if not statements:
+        return False
+
+    def glue_call(node):
+        return (
+            isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Call)
+            and (
+                getattr(node.value.func, "id", None) == "glue"
+                or getattr(node.value.func, "attr", None) == "glue"
+            )
+        )
+
+    return all(
+        isinstance(node, ast.Assert) or glue_call(node) for node in statements
+    )
+
+
+def test_the_detectors_on_samples():
+    assert is_bookkeeping('glue("a", 1, display=False)\nassert x > 0')
+    assert is_bookkeeping('myst_nb.glue(\n    "b",\n    2,\n)\n# note')
+    assert not is_bookkeeping('x = f()\nglue("a", x, display=False)')
+    assert not is_bookkeeping("# only a comment")
+    assert not is_bookkeeping("plt.plot(x)")
+    body = (
+        '<div class="cell docutils container">\n<div class="cell_input '
+        'docutils container">\n<div class="highlight"><pre><span></span>'
+        '<span class="n">glue</span>(<span class="s2">"k"</span>, 1)\n'
+        '</pre></div></div></div><div class="cell tag_hide-input docutils '
+        'container">\n<div class="cell_input docutils container"><pre>'
+        "assert True</pre></div></div>"
+    )
+    assert visible_code_cells(body) == ['glue("k", 1)\n']
+    figures = (
+        '<figure id="f1"><img alt="../_images/a.png" src="a.png"/>'
+        '<figcaption><p><span class="caption-number">Fig. 1 </span>'
+        '<span>Two clouds.</span><a class="headerlink" href="#f1">#</a>'
+        "</p></figcaption></figure>"
+        '<img alt="x" src="b.png"/><img id="_anim_img7" '
+        'alt="Frame player, 12 frames" src="data:image/png;base64,AA"/>'
+    )
+    assert figure_problems(figures) == [
+        "figure f1 is not referred to in the text",
+        "figure f1: alt text is a file path: '../_images/a.png'",
+        "image outside a numbered figure: b.png",
+        "frame player: the player's default alt text",
+    ]
+    assert "two figures named f1 (one cell, two images)" in figure_problems(
+        2 * figures
+    )
+    table = figures.replace('<img alt="../_images/a.png" src="a.png"/>', "")
+    assert "holds no image" in figure_problems(table)[1]
+    assert (
+        "lost its name"
+        in figure_problems(figures.replace('id="f1"', 'id="id17"'))[1]
+    )
+    assert (
+        figure_problems(
+            figures.replace("../_images/a.png", "Two clouds of points")
+            .replace('<img alt="x" src="b.png"/>', "")
+            .replace("Frame player, 12 frames", "SMO steps on two clouds")
+            + '<a href="#f1">Fig. 1</a>'
+        )
+        == []
+    )
+
+
+@pytest.mark.parametrize("relative", _params(BOOKKEEPING_NOT_DONE))
+def test_no_visible_cell_is_only_bookkeeping(relative):
+    if not CHAPTERS:
+        built("index.html")  # skips, or fails in CI
+    cells = [
+        source
+        for source in visible_code_cells(article(relative))
+        if is_bookkeeping(source)
+    ]
+    assert not cells, (
+        f"{len(cells)} visible cells only glue or assert (tag them "
+        f"remove-input): {[c[:80] for c in cells[:3]]}"
+    )
+
+
+def test_editions_said_plainly_and_the_reading_path():
+    """The full edition's assignment pages carry the instructor banner.
+
+    No chapter does; the last chapter has no Next link (the reading path
+    ends there); the front page links the student edition, clones a
+    repository instead of ``<this repository>`` and counts assignments in
+    words from the table of contents (_ext/reader_guide.py).
+    """
+    assignments = sorted(
+        str(p.relative_to(BUILT_HTML))
+        for p in (BUILT_HTML / "assignments").glob("*.html")
+    )
+    if not assignments:
+        built("index.html")  # skips, or fails in CI
+    graded = sorted(ROOT.glob("assignments/*.ipynb"))
+    assert len(assignments) == len(graded)
+    banner = "svmbook-edition-banner"
+    for page in assignments:
+        text = built(page).read_text(encoding="utf-8")
+        assert text.count(banner) == 1, page
+        assert "Instructor edition: contains solutions" in text, page
+    for page in CHAPTERS:
+        assert banner not in built(page).read_text(encoding="utf-8"), page
+    last = built("chapters/side_topics/gaussian_mixtures.html")
+    assert 'class="right-next"' not in last.read_text(encoding="utf-8")
+    front = text_of(built("intro.html").read_text(encoding="utf-8"))
+    assert "<this repository>" not in front
+    assert "the student edition" in front
+    spec = importlib.util.spec_from_file_location(
+        "reader_guide", ROOT / "_ext" / "reader_guide.py"
+    )
+    reader_guide = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reader_guide)
+    words = reader_guide.in_words(len(graded))
+    assert f"{words} graded assignments" in front
