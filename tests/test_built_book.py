@@ -128,39 +128,12 @@ CHAPTERS = sorted(
     str(p.relative_to(BUILT_HTML))
     for p in (BUILT_HTML / "chapters").rglob("*.html")
 )
-#: chapters whose figures or cells are not converted yet: {page: reason};
-#: their tests are expected failures (not strict) until then. Measured on
-#: a build of fcf2716 from the saved outputs, and still so in the notebooks
-#: at 18:45 UTC (the chapters' figure work goes on): a cell
-#: with a figure caption that shows a table as well gets two figures of one
-#: name (myst-nb wraps every output of the cell; Sphinx warns "Duplicate
-#: explicit target name" and the numref is undefined, so -W fails too):
-#: the table must move to a cell of its own.
-_TWO_OUTPUTS = (
-    "the figure cell {} also shows a table, which myst-nb wraps in a "
-    "second figure of the same name (move the table to its own cell)"
-)
-FIGURES_NOT_DONE: dict[str, str] = {
-    "chapters/case_studies/mnist_3_vs_8.html": _TWO_OUTPUTS.format(
-        "mnist38-fig-curve"
-    ),
-    "chapters/case_studies/mnist_all.html": _TWO_OUTPUTS.format(
-        "mnistall-fig-confusion"
-    ),
-    "chapters/dual/dual_gradient_ascent.html": _TWO_OUTPUTS.format(
-        "dualgd-fig-steps"
-    ),
-    "chapters/dual/soft_margin.html": _TWO_OUTPUTS.format(
-        "soft-fig-kernel-sweep"
-    ),
-    "chapters/kernels/multiclass.html": _TWO_OUTPUTS.format(
-        "multiclass-fig-linear, -scheme-times and -calibration"
-    ),
-    "chapters/kernels/tuning_c_and_sigma.html": "the saved outputs of the "
-    "two sweep cells (player(sweep_C), player(sweep_sigma)) are bare "
-    "images, not frame players (the stored run drew none, see 8af232a); "
-    "an executed build shows players",
-}
+#: chapters whose figures are not converted yet: {page: reason}; their
+#: tests are expected failures (not strict). None left: every captioned
+#: cell shows one image. (A captioned cell that shows a table too gets two
+#: figures of one name, because myst-nb wraps every output of the cell;
+#: Sphinx warns "Duplicate explicit target name" and -W fails.)
+FIGURES_NOT_DONE: dict[str, str] = {}
 #: none left: every chapter's glue-and-assert cells are tagged remove-input
 BOOKKEEPING_NOT_DONE: dict[str, str] = {}
 
