@@ -469,7 +469,7 @@ def merge_hand_grades(submissions, hand_grades):
         The records (:func:`read_records`); not changed.
     hand_grades : str or path-like
         A CSV with the columns ``student_id, assignment, question,
-        points`` (:data:`HAND_COLUMNS`; other columns are ignored), one
+        points`` (``HAND_COLUMNS``; other columns are ignored), one
         line per written answer graded.
 
     Returns
@@ -1283,7 +1283,7 @@ def class_summaries(submissions):
     Returns
     -------
     list of dict
-        With keys :data:`SUMMARY_COLUMNS`. For each assignment (sorted),
+        With keys ``SUMMARY_COLUMNS``. For each assignment (sorted),
         one dict per question in notebook order (``graded``: answers with
         points; ``mean_points`` and ``full_marks``, a fraction, over
         those), then one whose question is ``"TOTAL"``: ``graded`` counts
