@@ -219,8 +219,6 @@ KNOWN_TOO_WIDE: dict[tuple[str, int], str] = {}
 KNOWN_SCROLLING = {
     "genindex.html": "Sphinx's index lists long qualified names in "
     "two columns",
-    "chapters/case_studies/mnist_4_vs_9.html": "a DataFrame 712 px wide "
-    "in the 688 px column (with sphinx-book-theme 1.3.0's fonts)",
 }
 
 
