@@ -13,7 +13,9 @@ A *check* is written so that none of that matters:
   what it returned as plain data only: arrays as ``.npy`` files (saved and
   read with ``allow_pickle=False``), numbers, strings, lists and dicts as
   JSON. Nothing of the student's objects leaves the sandbox: a subclass of
-  ``ndarray`` is written as its numbers, a dict as its items;
+  ``ndarray`` is written as its numbers, a dict as its items (a dict whose
+  keys are numbers, not strings, comes back as a dict with Python numbers
+  as keys);
 * the check's ``judge`` runs in the grader's own process, which never
   executes student code: it computes the reference itself (with svmlib,
   SciPy, ...) and compares it with the data. It raises ``AssertionError``
@@ -361,6 +363,15 @@ def _svmbook_probe():
             return [load(v) for v in item["list"]]
         return {{k: load(v) for k, v in item["dict"].items()}}
 
+    def key(k):
+        if type(k) in (int, float) or isinstance(
+            k, (_np.integer, _np.floating)
+        ):
+            number = _np.asarray(k)
+            if number.shape == () and number.dtype.kind in "iuf":
+                return number.item()
+        raise TypeError("a dict whose keys are not all strings or numbers")
+
     def plain(value, depth=0):
         if depth > 8:
             raise TypeError("nested too deeply")
@@ -385,9 +396,10 @@ def _svmbook_probe():
             return {{"list": [plain(v, depth + 1) for v in list(value)]}}
         if isinstance(value, dict):
             items = list(dict.items(value))
-            if not all(type(k) is str for k, _ in items):
-                raise TypeError("a dict whose keys are not all strings")
-            return {{"dict": {{k: plain(v, depth + 1) for k, v in items}}}}
+            if all(type(k) is str for k, _ in items):
+                return {{"dict": {{k: plain(v, depth + 1) for k, v in items}}}}
+            return {{"pairs": [[key(k), plain(v, depth + 1)]
+                              for k, v in items]}}
         raise TypeError(f"{{type(value).__name__}} is not plain data")
 
     spec = {inputs}
@@ -498,6 +510,18 @@ def _decode(item, folder, depth=0):
         return {
             str(k): _decode(v, folder, depth + 1) for k, v in value.items()
         }
+    if kind == "pairs" and isinstance(value, list):
+        pairs = {}
+        for pair in value:
+            if not (
+                isinstance(pair, list)
+                and len(pair) == 2
+                and isinstance(pair[0], (int, float))
+                and not isinstance(pair[0], bool)
+            ):
+                raise ResultError("malformed result")
+            pairs[pair[0]] = _decode(pair[1], folder, depth + 1)
+        return pairs
     raise ResultError("malformed result")
 
 
