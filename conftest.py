@@ -24,9 +24,23 @@ Two things happen here.
    ``store_history=False``, so the kernel checks the semicolon of the wrong
    input and returns the result (a figure shown twice, an object's repr
    printed); ``_shown_outputs`` removes it with IPython's own rule.
+
+   Figures are stored sharp for high-density screens: the kernels that nbval
+   starts for the chapters run ``RETINA_STARTUP`` (``PYTHONSTARTUP``, which
+   ipykernel executes before the first cell), which turns the PNG that a
+   chapter asks for (``set_matplotlib_formats("png", "pdf")``) into IPython's
+   "retina" PNG: twice the pixels, with ``width`` and ``height`` metadata
+   that myst-nb writes on the ``<img>``, so a figure shows at the same size,
+   sharper (``tests/test_built_book.py`` checks the pixels of the built
+   pages). The notebooks saved in git are executed without it
+   (CONTRIBUTING, ``jupyter nbconvert --execute``) and keep their 1x PNGs;
+   the PDF edition takes the vector PDF output either way.
 """
 
+import atexit
+import os
 import sys
+import tempfile
 import time
 import tokenize
 from pathlib import Path
@@ -59,6 +73,78 @@ _runs = {}
 
 def _is_nbval_cell(item):
     return type(item).__name__ == "IPyNbCell" and hasattr(item, "cell_num")
+
+
+#: Run by each chapter kernel before its first cell (see the docstring): the
+#: Figure printer of the PNG formatter, once a chapter has set it to
+#: IPython's ``print_figure(fmt="png")``, is replaced by ``retina_figure``
+#: with the same arguments, before every cell and before the inline backend
+#: shows the figures left at the end of a cell (``post_execute``, where this
+#: hook was registered first). Names are kept out of the chapter's namespace.
+RETINA_STARTUP = """\
+def _svmbook_retina(shell):
+    import sys
+    from functools import partial
+
+    def retina(*_):
+        figure = sys.modules.get("matplotlib.figure")
+        if figure is None:
+            return
+        png = shell.display_formatter.formatters["image/png"]
+        printer = png.type_printers.get(figure.Figure)
+        if (
+            isinstance(printer, partial)
+            and getattr(printer.func, "__name__", "") == "print_figure"
+            and printer.keywords.get("fmt") == "png"
+        ):
+            from IPython.core.pylabtools import retina_figure
+
+            kwargs = dict(printer.keywords)
+            kwargs.pop("fmt")
+            kwargs["base64"] = True
+            png.for_type(figure.Figure, partial(retina_figure, **kwargs))
+
+    shell.events.register("pre_run_cell", retina)
+    shell.events.register("post_execute", retina)
+
+
+_svmbook_retina(get_ipython())
+del _svmbook_retina
+"""
+_retina_startup_file = None
+
+
+def _retina_startup():
+    """The path of a file holding RETINA_STARTUP (written once a process)."""
+    global _retina_startup_file
+    if _retina_startup_file is None:
+        handle, path = tempfile.mkstemp(prefix="svmbook-retina-", suffix=".py")
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(RETINA_STARTUP)
+        atexit.register(os.remove, path)
+        _retina_startup_file = path
+    return _retina_startup_file
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    """Start a chapter's kernel (nbval, first cell) with RETINA_STARTUP.
+
+    Not under the second numerical configuration (not stored for the book),
+    nor when ``PYTHONSTARTUP`` is already set.
+    """
+    if (
+        not _is_nbval_cell(item)
+        or second_configuration()
+        or "PYTHONSTARTUP" in os.environ
+    ):
+        yield
+        return
+    os.environ["PYTHONSTARTUP"] = _retina_startup()
+    try:
+        yield
+    finally:
+        del os.environ["PYTHONSTARTUP"]
 
 
 @pytest.hookimpl(hookwrapper=True)

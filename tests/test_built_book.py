@@ -22,14 +22,24 @@ Issue 29's checks of the page as a reader sees it, on every chapter:
 * bookkeeping out of sight: no visible code cell consists only of
   ``glue(...)`` calls and ``assert`` statements (such a cell is tagged
   ``remove-input``, whose input is not in the HTML; ``hide-input`` cells,
-  folded behind a toggle, are not visible either).
+  folded behind a toggle, are not visible either);
+* sharp on high-density screens: every figure's PNG holds at least twice
+  the pixels of the width the page gives it (the stored executions print
+  "retina" PNGs with their size in CSS pixels, see ``conftest.py``);
+* sized for the column: no chapter's figure is wider than 7.5 inches at the
+  dpi it was drawn at. This one reads the saved notebooks (the PNG's width
+  and its pHYs resolution, which matplotlib writes), so it runs before any
+  build too.
 """
 
 import ast
+import base64
 import html
 import importlib.util
+import json
 import os
 import re
+import struct
 from pathlib import Path
 
 import pytest
@@ -390,3 +400,151 @@ def test_editions_said_plainly_and_the_reading_path():
     spec.loader.exec_module(reader_guide)
     words = reader_guide.in_words(len(graded))
     assert f"{words} graded assignments" in front
+
+
+# ---------------------------------------------------------------------------
+# Figures sharp on high-density screens and sized for the column (issue 29)
+# ---------------------------------------------------------------------------
+
+
+def png_size(data):
+    """(width, height, dpi) of PNG bytes; dpi from pHYs, None without."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    width, height = struct.unpack(">II", data[16:24])
+    dpi, at = None, 8
+    while at + 8 <= len(data):
+        length, kind = struct.unpack(">I4s", data[at : at + 8])
+        if kind == b"pHYs":
+            per_x, _, unit = struct.unpack(">IIB", data[at + 8 : at + 17])
+            dpi = per_x * 0.0254 if unit == 1 else None  # 1: per metre
+        if kind in (b"IDAT", b"IEND"):
+            break
+        at += 12 + length
+    return width, height, dpi
+
+
+#: the width an <img> is shown at, in CSS pixels: Sphinx writes myst-nb's
+#: width as a style, an author may write the attribute
+SHOWN_WIDTH = re.compile(r'(?:\bwidth:\s*|\bwidth=")(\d+(?:\.\d+)?)(?:px)?')
+
+
+def blurry_images(body, page):
+    """Figures' PNGs with fewer than twice the pixels they are shown at."""
+    problems = []
+    for _, inner in FIGURE.findall(body):
+        for tag in IMG.findall(inner):
+            src = attribute(tag, "src") or ""
+            if src.startswith("data:") or not src.lower().endswith(".png"):
+                continue
+            path = (page.parent / src).resolve()
+            if not path.is_file():
+                problems.append(f"{src}: missing")
+                continue
+            pixels = png_size(path.read_bytes())[0]
+            match = SHOWN_WIDTH.search(tag)
+            shown = float(match.group(1)) if match else pixels
+            if pixels < 2 * shown:
+                problems.append(
+                    f"{path.name[:16]}: {pixels} px shown at {shown:g} px"
+                )
+    return problems
+
+
+@pytest.mark.parametrize("relative", _params({}))
+def test_figures_are_sharp_on_high_density_screens(relative):
+    """Every figure's PNG has at least 2x the pixels of its shown width."""
+    if not CHAPTERS:
+        built("index.html")  # skips, or fails in CI
+    problems = blurry_images(article(relative), built(relative))
+    assert not problems, (
+        f"{len(problems)} figures at less than 2x (were the chapters run "
+        f"by pytest before the build? see conftest.py): {problems[:4]}"
+    )
+
+
+#: widest figure, in inches at the dpi it is drawn at (the column is about 7)
+WIDEST_FIGURE = 7.5
+#: chapters with figures wider than WIDEST_FIGURE, expected failures until
+#: they are reshaped (not strict); measured on the saved outputs at 21:20
+WIDE_FIGURES = {
+    f"chapters/{name}.ipynb": "figures of 7.9 to 15.5 in, to be reshaped"
+    for name in (
+        "beyond/regression",  # being reshaped (issue 29)
+        "kernels/multiclass",
+        "kernels/what_the_margin_buys",
+        "case_studies/gisette",
+        "case_studies/mnist_0_vs_9_hard_margin",
+        "case_studies/mnist_3_vs_8",
+        "case_studies/mnist_4_vs_9",
+        "case_studies/mnist_all",
+        "kernels/tuning_c_and_sigma",
+        "smo/platt_and_wss",
+        "smo/scaling_up",
+    )
+}
+NOTEBOOKS = sorted(
+    str(p.relative_to(ROOT)) for p in (ROOT / "chapters").rglob("*.ipynb")
+)
+
+
+def wide_figures(notebook):
+    """(cell index, inches) of the saved images wider than WIDEST_FIGURE.
+
+    Frame players are left out (their HTML output is what the page shows).
+    """
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    wide = []
+    for index, cell in enumerate(cells):
+        for output in cell.get("outputs", []):
+            if "text/html" in output.get("data", {}):
+                continue  # a frame player, whose PNG is its printed stills
+            for mime, data in output.get("data", {}).items():
+                if not mime.endswith("image/png"):  # a glued one too
+                    continue
+                width, _, dpi = png_size(base64.b64decode(data))
+                inches = width / dpi if dpi else None
+                if inches is None or inches > WIDEST_FIGURE:
+                    wide.append((index, inches and round(inches, 1)))
+    return wide
+
+
+def test_png_size_reads_width_and_dpi():
+    import io
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(3, 2), dpi=85)
+    buffer = io.BytesIO()
+    FigureCanvasAgg(fig)
+    fig.savefig(buffer, format="png", dpi=170)
+    width, height, dpi = png_size(buffer.getvalue())
+    assert (width, height) == (510, 340)
+    assert abs(dpi - 170) < 0.1
+    tag = '<img src="a.png" style="width: 439px; height: 251px;" />'
+    assert SHOWN_WIDTH.search(tag).group(1) == "439"
+    assert SHOWN_WIDTH.search('<img width="300" src="b.png">').group(1) == (
+        "300"
+    )
+
+
+@pytest.mark.parametrize(
+    "relative",
+    [
+        pytest.param(
+            name,
+            marks=pytest.mark.xfail(reason=WIDE_FIGURES[name], strict=False)
+            if name in WIDE_FIGURES
+            else (),
+        )
+        for name in NOTEBOOKS
+    ],
+)
+def test_no_figure_wider_than_the_column(relative):
+    """Saved figures are at most 7.5 inches wide (width / PNG dpi)."""
+    wide = wide_figures(ROOT / relative)
+    assert not wide, (
+        f"figures wider than {WIDEST_FIGURE} in (cell, inches; None: no "
+        f"dpi in the PNG): {wide}"
+    )
