@@ -156,6 +156,35 @@ class DenseGram:
         """
         return self.K[i] if self._rows is None else self.K[i, self._rows]
 
+    def full_column(self, i):
+        """Column i of K over all n rows, whatever the restriction.
+
+        Parameters
+        ----------
+        i : int
+            The column.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            A view of row i of K.
+
+        References
+        ----------
+        Chang & Lin (2011), section 5.2 (``G_bar``, updated with whole
+        columns).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import DenseGram
+        >>> gram = DenseGram(np.arange(4.0).reshape(2, 2))
+        >>> gram.restrict(np.array([1]))
+        >>> gram.full_column(0)
+        array([0., 1.])
+        """
+        return self.K[i]
+
     def block(self, rows, cols):
         """K[rows][:, cols].
 
@@ -385,6 +414,49 @@ class CachedGram:
         if len(self._columns) > self.max_columns:
             self._columns.popitem(last=False)
         return column
+
+    def full_column(self, i):
+        """Column i of K over all n rows, whatever the restriction.
+
+        Served from the cache when a whole column is held there; computed
+        (not cached) otherwise.
+
+        Parameters
+        ----------
+        i : int
+            The column.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+
+        References
+        ----------
+        Chang & Lin (2011), section 5.2 (``G_bar``, updated with whole
+        columns).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import CachedGram
+        >>> from svmlib.kernels import Linear
+        >>> gram = CachedGram(np.eye(3), Linear(), cache_size=1)
+        >>> gram.restrict(np.array([1, 2]))
+        >>> gram.full_column(2)
+        array([0., 0., 1.])
+        """
+        entry = self._columns.get(i)
+        if entry is not None and entry[1] is None:
+            self.hits += 1
+            return entry[0]
+        self.misses += 1
+        rows, self._rows = self._rows, None
+        X_rows, self._X_rows = self._X_rows, self.X
+        sq, self._sq_norms_rows = self._sq_norms_rows, self._sq_norms
+        try:
+            return self._compute_column(i)
+        finally:
+            self._rows, self._X_rows, self._sq_norms_rows = rows, X_rows, sq
 
     def _compute_column(self, i):
         """K(x_r, x_i) for the current rows r, in one pass over them."""
@@ -697,6 +769,34 @@ class DoubledGram:
         if self._take is None:
             return np.concatenate([column, column])
         return column[self._take]
+
+    def full_column(self, k):
+        """Column k over all 2n variables, whatever the restriction.
+
+        Parameters
+        ----------
+        k : int
+            The variable, 0 .. 2n - 1.
+
+        Returns
+        -------
+        ndarray of shape (2n,)
+
+        References
+        ----------
+        Chang & Lin (2011), section 5.2 (``G_bar``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmlib.gram import DoubledGram
+        >>> gram = DoubledGram(np.eye(2))
+        >>> gram.restrict(np.array([0]))
+        >>> gram.full_column(1)
+        array([0., 1., 0., 1.])
+        """
+        column = self.inner.full_column(k % self.m)
+        return np.concatenate([column, column])
 
     def block(self, rows, cols):
         """Entries [rows][:, cols] of the doubled matrix.

@@ -83,6 +83,8 @@ class CompiledLoop:
         has_since = progress.since is not None
         since = progress.since if has_since else 0
         limit = min(max_iter, s.n_iter + _RUN)
+        has_bar = s.E_bar is not None
+        E_bar = s.E_bar if has_bar else np.zeros(0)
         if active is None:
             cols = np.arange(s.gram.n, dtype=np.int64) % self.m
             out = _loop(
@@ -90,7 +92,7 @@ class CompiledLoop:
                 s.root_diagonal, s.up, s.low, self.group, self.n_groups,
                 self.two, self.tau, tol, limit, s.n_iter, shrinking,
                 counter, progress.smallest, since, has_since,
-                progress.patience, weight,
+                progress.patience, weight, E_bar, has_bar,
             )  # fmt: skip
         else:
             E, alpha = s.E[active], s.alpha[active]
@@ -101,7 +103,7 @@ class CompiledLoop:
                 up, low, self.group[active], self.n_groups, self.two,
                 self.tau, tol, limit, s.n_iter, shrinking, counter,
                 progress.smallest, since, has_since, progress.patience,
-                weight,
+                weight, E_bar, has_bar,
             )  # fmt: skip
             s.E[active], s.alpha[active] = E, alpha
             s.up[active], s.low[active] = up, low
@@ -216,14 +218,29 @@ def _two_variable_step(a_i, a_j, y_i, y_j, E_i, E_j, K_ii, K_jj, K_ij,
 
 
 @njit(cache=True, nogil=True)
+def _update_bar(E_bar, K, row, old, new, C_k, y_k):
+    """E_bar += +-C_k y_k K[row] when alpha_k reaches or leaves C_k."""
+    if (old >= C_k) == (new >= C_k):
+        return
+    sign = 1.0 if new >= C_k else -1.0
+    coef = sign * C_k * y_k
+    m = K.shape[0]
+    for t in range(E_bar.shape[0]):
+        E_bar[t] += coef * np.float64(K[row, t % m])
+
+
+@njit(cache=True, nogil=True)
 def _loop(K, cols, E, alpha, y, C, diag, root, up, low, group, n_groups,
           two, tau, tol, max_iter, n_iter, shrinking, counter, smallest,
-          since, has_since, patience, weight):  # fmt: skip
+          since, has_since, patience, weight, E_bar,
+          has_bar):  # fmt: skip
     """Plain WSS 2 steps over the active points (local positions 0..na-1).
 
     Stops before a step that the NumPy loop must take (shrink, solved,
     rounding floor, no move, unbounded), after a step that stalls, or at
-    ``max_iter``. Returns the loop's counters.
+    ``max_iter``. With ``has_bar``, updates ``E_bar`` (all points: whole
+    rows of K) when a multiplier reaches or leaves its upper bound, as
+    ``_SMOState.step``. Returns the loop's counters.
     """
     na = E.shape[0]
     column = np.empty((2, na))  # K_i of each group's i, as float64
@@ -346,6 +363,9 @@ def _loop(K, cols, E, alpha, y, C, diag, root, up, low, group, n_groups,
             E[t] += coef_i * column[best_slot, t]
         for t in range(na):
             E[t] += coef_j * np.float64(K[row_j, cols[t]])
+        if has_bar:
+            _update_bar(E_bar, K, cols[i], alpha[i], a_i, C[i], y[i])
+            _update_bar(E_bar, K, cols[j], alpha[j], a_j, C[j], y[j])
         weight += (a_i - alpha[i]) * root[i] + (a_j - alpha[j]) * root[j]
         if weight > largest_weight:
             largest_weight = weight

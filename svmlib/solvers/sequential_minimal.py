@@ -228,6 +228,8 @@ def smo(
                 and not record_history
                 and hasattr(state.gram, "restrict")
             )
+            if shrinking:
+                state.keep_bound_errors()  # LIBSVM's G_bar
             _solve_wss2(state, tol, max_iter, shrinking)
         else:
             state.record(state.violation())
@@ -589,6 +591,9 @@ class _SMOState:
         self.groups = [y > 0, y < 0] if per_class else [None]
         self.up, self.low = index_sets(self.alpha, y, self.C)
         self.active = None  # indices of the active points; None: all
+        # the part of E from the multipliers at their upper bound (LIBSVM's
+        # G_bar, times y), kept while shrinking: see keep_bound_errors
+        self.E_bar = None
         self._position = None  # position of each point in ``active``
         self.n_iter = 0
         self.status = None  # why the solver stopped (SolverResult.status)
@@ -604,6 +609,22 @@ class _SMOState:
             coef = self.alpha[support] * self.y[support]
             E += self.gram.products(np.arange(self.gram.n), support, coef)
         return E
+
+    def keep_bound_errors(self):
+        """Start keeping E_bar, the upper-bound multipliers' part of E.
+
+        E_bar_k = sum over l with alpha_l = C_l of C_l y_l K_lk (LIBSVM's
+        ``G_bar``, times y_k). :meth:`step` updates it with a whole kernel
+        column when a multiplier reaches or leaves its upper bound, so that
+        :meth:`unshrink` needs the free support vectors only.
+        """
+        at_upper = np.flatnonzero((self.alpha >= self.C) & (self.C > 0))
+        self.E_bar = np.zeros(self.gram.n)
+        if at_upper.size:
+            coef = self.C[at_upper] * self.y[at_upper]
+            self.E_bar += self.gram.products(
+                np.arange(self.gram.n), at_upper, coef
+            )
 
     def same_group(self, k):
         """Return the mask of the points that k can be paired with."""
@@ -681,18 +702,22 @@ class _SMOState:
     def unshrink(self):
         """Reconstruct the errors of the points set aside; all active.
 
-        E_t = sum_s alpha_s y_s K_st + y_t p_t over the support vectors s
-        (LIBSVM's ``reconstruct_gradient``; for C-SVC, p_t = -1), one
-        product with a block of kernel values.
+        E_t = E_bar_t + y_t p_t + sum_s alpha_s y_s K_st over the free
+        support vectors s, 0 < alpha_s < C_s (LIBSVM's
+        ``reconstruct_gradient``; for C-SVC, p_t = -1): the multipliers at
+        their upper bound are in E_bar already. One product with a block
+        of kernel values.
         """
         if self.active is None:
             return
         inactive = np.setdiff1d(np.arange(self.gram.n), self.active)
-        support = np.flatnonzero(self.alpha > 0)
+        free = np.flatnonzero((self.alpha > 0) & (self.alpha < self.C))
         self.set_active(None)
-        coef = self.alpha[support] * self.y[support]
-        f = self.gram.products(inactive, support, coef)  # f(x_t) - b
-        self.E[inactive] = f + self.y[inactive] * self.p[inactive]
+        coef = self.alpha[free] * self.y[free]
+        E = self.E_bar[inactive] + self.y[inactive] * self.p[inactive]
+        if free.size:
+            E += self.gram.products(inactive, free, coef)
+        self.E[inactive] = E
 
     def met(self, violation, tol):
         """Whether the maximal violation is at most tol or rounding noise."""
@@ -773,6 +798,13 @@ class _SMOState:
         rows = self.rows
         self.E[rows] += np.float64((alpha_i_new - alpha[i]) * y[i]) * K_i
         self.E[rows] += np.float64((alpha_j_new - alpha[j]) * y[j]) * K_j
+        if self.E_bar is not None:  # shrinking: E_bar over all n points
+            for k, new in ((i, alpha_i_new), (j, alpha_j_new)):
+                if (alpha[k] >= C[k]) != (new >= C[k]):  # at C, or leaves
+                    sign = 1.0 if new >= C[k] else -1.0
+                    self.E_bar += np.float64(sign * C[k] * y[k]) * (
+                        self.gram.full_column(k)
+                    )
         alpha[i], alpha[j] = alpha_i_new, alpha_j_new
         for k in (i, j):
             positive = y[k] > 0
