@@ -364,9 +364,9 @@ def _svmbook_probe():
         return {{k: load(v) for k, v in item["dict"].items()}}
 
     def key(k):
-        if type(k) in (int, float) or isinstance(
-            k, (_np.integer, _np.floating)
-        ):
+        if isinstance(
+            k, (int, float, _np.integer, _np.floating)
+        ) and not isinstance(k, bool):
             number = _np.asarray(k)
             if number.shape == () and number.dtype.kind in "iuf":
                 return number.item()
