@@ -384,9 +384,15 @@ def test_tuning_chapter_in_jupyterlab(lab):
             _wait_figure_change(page, before)
 
 
-def test_player_answers_arrow_keys_in_jupyterlab(lab):
-    """A one-cell FramePlayer: 400 x 300 at once, ArrowRight steps it."""
-    with _page(lab, "player.ipynb", "lab") as page:
+@pytest.mark.parametrize("app", ["lab", "notebook"])
+def test_player_answers_arrow_keys(app, request):
+    """A one-cell FramePlayer: 400 x 300 at once, arrow keys step it.
+
+    ArrowRight on the focused player, then ArrowRight on its own slider
+    (an ``<input type=range>``), in JupyterLab and in Notebook 7.
+    """
+    server = request.getfixturevalue("lab" if app == "lab" else "notebook7")
+    with _page(server, "player.ipynb", app) as page:
         _run_all(page)
         image = page.wait_for_selector(
             ".svmlib-player img", state="attached", timeout=60_000
@@ -406,6 +412,13 @@ def test_player_answers_arrow_keys_in_jupyterlab(lab):
         slider = page.evaluate(
             "() => document.querySelector('.svmlib-player input').value"
         )
+        page.focus(".svmlib-player input[type=range]")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(
+            "() => document.querySelector('.svmlib-player input').value"
+            " === '2'",
+            timeout=5_000,
+        )
     # 4 x 3 inches at svmlib.frames.PLAYER_DPI = 100 CSS px per inch
     assert box and box["width"] == pytest.approx(400, abs=1), box
     assert box["height"] == pytest.approx(300, abs=1), box
@@ -424,15 +437,12 @@ def test_margins_chapter_in_notebook7(notebook7):
     assert sizes and all(w > 0 and h > 0 for w, h in sizes), sizes
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "Notebook 7.6.5 handles keydown in the capture phase (its app is "
-        "not started with bubblingKeydown, JupyterLab's is): the slider's "
-        "handle never receives the key. Not svmlib's; works in JupyterLab"
-    ),
-)
 def test_slider_answers_arrow_keys_in_notebook7(notebook7):
+    """ArrowRight and ArrowLeft move an ipywidgets slider in Notebook 7.
+
+    Notebook 7.6.5 runs its shortcuts in the capture phase, before the
+    slider; jupyter/labextensions/svmbook-jupyter lets these keys through.
+    """
     with _page(notebook7, "slider.ipynb", "notebook") as page:
         _run_all(page)
         handle = page.wait_for_selector(".noUi-handle", timeout=60_000)
@@ -441,3 +451,6 @@ def test_slider_answers_arrow_keys_in_notebook7(notebook7):
         handle.focus()
         page.keyboard.press("ArrowRight")
         page.wait_for_selector(f"{output}:has-text('k = 6')", timeout=15_000)
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_selector(f"{output}:has-text('k = 4')", timeout=15_000)
