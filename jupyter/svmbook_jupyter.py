@@ -18,7 +18,15 @@ from:
   ``:start-at:``, ``:end-at:``, ``:start-after:``, ``:end-before:``,
   ``:lines:`` as Sphinx reads them).
 * ``svm-playground`` becomes a note that names the notebook's working
-  alternative.
+  alternative. For the modes ``step`` (*Platt's SMO and working sets*) and
+  ``regression`` (*Regression*) that alternative is a code cell added
+  right after the markdown cell: it calls ``svmlib.explore.explore_smo``
+  (SMO step by step, with sliders for the step, C and sigma) or
+  ``explore_svr`` (the epsilon-tube, with sliders for C, epsilon and
+  sigma) on the playground's own point set
+  (``_static/playground/datasets.json``) and its initial options. The
+  ``sweep`` mode's alternative is the chapter's own sliders. The added
+  cell is marked in its metadata and left out when the notebook is saved.
 
 A markdown cell that changed keeps its file text in the cell metadata
 (``svmbook_view``); on save the file text comes back unless the student
@@ -64,12 +72,27 @@ PLAYGROUND = {
         "and redraw the regions, margins and support vectors"
     ),
     "step": (
-        "run the chapter's cells: they call svmlib's `smo` step by step, "
-        "the solver the playground copies"
+        "run the cell below (Jupyter adds it; it is not saved with the "
+        "notebook): it steps svmlib's `smo`, the solver the playground "
+        "copies, through the same problem, with a step slider, Play, and "
+        "sliders for $C$ and $\\sigma$"
     ),
     "regression": (
-        "run the chapter's cells: they fit svmlib's `SVR`, the model the "
-        "playground trains"
+        "run the cell below (Jupyter adds it; it is not saved with the "
+        "notebook): it fits svmlib's `SVR`, the model the playground "
+        "trains, on the same points, with sliders for $C$, $\\varepsilon$ "
+        "and $\\sigma$"
+    ),
+}
+ROOT = Path(__file__).resolve().parents[1]
+POINT_SETS = ROOT / "_static" / "playground" / "datasets.json"
+EXPLORE = {  # mode: (function, where its point sets are, default, options)
+    "step": ("explore_smo", (), "blobs", ("C", "sigma")),
+    "regression": (
+        "explore_svr",
+        ("regression",),
+        "sine",
+        ("C", "epsilon", "sigma"),
     ),
 }
 
@@ -202,6 +225,71 @@ def _directive(match, folder, records):
     )
 
 
+def _rows(items, indent="    ", width=79):
+    """Tuples of numbers, several to a line, within ``width`` columns."""
+    lines, line = [], indent
+    for item in items:
+        text = "(" + ", ".join(f"{v:g}" for v in item) + "),"
+        if len(line) + len(text) + 1 > width and line.strip():
+            lines.append(line.rstrip())
+            line = indent
+        line += text + " "
+    lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def playground_cell(text):
+    """The code cell that stands in for a markdown cell's playground.
+
+    None when the text has no ``svm-playground`` of mode ``step`` or
+    ``regression``, or the point sets cannot be read.
+    """
+    for match in DIRECTIVE.finditer(text):
+        if match.group("name") != "svm-playground":
+            continue
+        options, _ = _options(match.group("body"))
+        mode = options.get("mode", "sweep")
+        if mode not in EXPLORE:
+            continue
+        function, section, default, names = EXPLORE[mode]
+        name = options.get("points", default)
+        try:
+            sets = json.loads(POINT_SETS.read_text(encoding="utf-8"))
+            for key in section:
+                sets = sets[key]
+            points = sets["datasets"][name]["points"]
+            keywords = [f'kernel="{options.get("kernel", "rbf")}"']
+            keywords += [
+                f"{option}={float(options[option]):g}"
+                for option in names
+                if option in options
+            ]
+        except (OSError, KeyError, ValueError):
+            return None
+        if mode == "step":
+            head = (
+                "# SMO (WSS 2, no shrinking) step by step, as in the book's "
+                "playground"
+            )
+            columns, unpack = "(x1, x2, label)", "X = [p[:2] for p in points]"
+            unpack += "\ny = [p[2] for p in points]"
+            call = f"{function}(X, y, {', '.join(keywords)})"
+        else:
+            head = "# epsilon-SVR and its tube, as in the book's playground"
+            columns, unpack = "(x, z)", "x = [p[0] for p in points]"
+            unpack += "\nz = [p[1] for p in points]"
+            call = f"{function}(x, z, {', '.join(keywords)})"
+        return (
+            f"{head}\n"
+            "# (added by jupyter/svmbook_jupyter.py when the notebook opens; "
+            "not saved)\n"
+            f"from svmlib.explore import {function}\n\n"
+            f'points = [  # {columns}: the playground\'s "{name}"\n'
+            f"{_rows(points)}\n]\n{unpack}\n{call}"
+        )
+    return None
+
+
 def view_markdown(text, folder, records):
     """One markdown cell's text as Jupyter shows it."""
     text = DIRECTIVE.sub(lambda m: _directive(m, folder, records), text)
@@ -220,7 +308,9 @@ def to_view(notebook, path):
     """Resolve glue, literalinclude and svm-playground in place."""
     folder = Path(path).parent
     records = glued(notebook)
+    cells = []
     for cell in notebook.get("cells", []):
+        cells.append(cell)
         if cell.get("cell_type") != "markdown":
             continue
         text = _text(cell["source"])
@@ -231,12 +321,35 @@ def to_view(notebook, path):
                 "source": text,
                 "shown": shown,
             }
+        code = playground_cell(text)
+        if code is not None:
+            added = {
+                "cell_type": "code",
+                "execution_count": None,
+                "metadata": {KEY: {"added": True}},
+                "outputs": [],
+                "source": code,
+            }
+            if "id" in cell:  # nbformat 4.5
+                added["id"] = f"svmbook-playground-{len(cells)}"
+            cells.append(added)
+    if "cells" in notebook:
+        notebook["cells"] = cells
     _clean_widgets(notebook)
     return notebook
 
 
 def from_view(notebook):
-    """Undo ``to_view`` in place; the student's own edits are kept."""
+    """Undo ``to_view`` in place; the student's own edits are kept.
+
+    The cells ``to_view`` added (the playgrounds' stand-ins) are left out.
+    """
+    if "cells" in notebook:
+        notebook["cells"] = [
+            cell
+            for cell in notebook["cells"]
+            if not cell.get("metadata", {}).get(KEY, {}).get("added")
+        ]
     for cell in notebook.get("cells", []):
         saved = cell.get("metadata", {}).pop(KEY, None)
         if saved and _text(cell["source"]) == saved["shown"]:

@@ -121,3 +121,75 @@ def test_a_students_edit_is_saved():
     view.from_view(notebook)
     assert cell["source"] == "my own note"
     assert view.KEY not in cell["metadata"]
+
+
+@pytest.mark.parametrize(
+    ("chapter", "function", "title"),
+    [
+        ("chapters/smo/platt_and_wss.ipynb", "explore_smo", "step "),
+        ("chapters/beyond/regression.ipynb", "explore_svr", "C = 10, "),
+    ],
+)
+def test_playground_has_a_working_cell_in_jupyter(
+    chapter, function, title, monkeypatch
+):
+    """Right after the playground's cell, one added cell calls svmlib."""
+    import matplotlib
+
+    from svmlib import explore
+
+    matplotlib.use("Agg")
+    path = ROOT / chapter
+    original = json.loads(path.read_text(encoding="utf-8"))
+    notebook = view.to_view(copy.deepcopy(original), path)
+    added = [
+        i
+        for i, c in enumerate(notebook["cells"])
+        if c["metadata"].get(view.KEY, {}).get("added")
+    ]
+    assert len(added) == 1
+    (index,) = added
+    before, cell = notebook["cells"][index - 1], notebook["cells"][index]
+    assert "{svm-playground}" in before["metadata"][view.KEY]["source"]
+    assert "run the cell below" in before["source"]
+    assert cell["cell_type"] == "code" and cell["outputs"] == []
+    nbformat.validate(nbformat.from_dict(notebook))
+    code = cell["source"]
+    assert f"from svmlib.explore import {function}\n" in code
+    assert max(len(line) for line in code.splitlines()) <= 79
+    # it runs: headless, one still figure of the playground's problem
+    shown = []
+    monkeypatch.setattr(
+        explore, "_show", lambda fig: shown.append(fig.axes[0].get_title())
+    )
+    monkeypatch.setenv("SVMBOOK_HEADLESS", "1")
+    namespace = {}
+    exec(compile(code, chapter, "exec"), namespace)
+    assert len(shown) == 1 and shown[0].startswith(title), shown
+    points = json.loads(view.POINT_SETS.read_text())
+    if function == "explore_smo":
+        assert [list(p) for p in namespace["X"]] == [
+            p[:2] for p in points["datasets"]["blobs"]["points"]
+        ]
+        n = len(explore.smo_steps(namespace["X"], namespace["y"], C=1.0))
+        assert shown[0].startswith(f"step {n} of {n}: ")
+    else:
+        sine = points["regression"]["datasets"]["sine"]["points"]
+        assert namespace["x"] == [p[0] for p in sine]
+        assert shown[0].startswith("C = 10, epsilon = 0.2, sigma = 0.7: ")
+    # and it is not saved
+    view.from_view(notebook)
+    assert len(notebook["cells"]) == len(original["cells"])
+
+
+def test_the_sweep_playground_keeps_its_note_and_adds_no_cell():
+    path = ROOT / "chapters/kernels/tuning_c_and_sigma.ipynb"
+    notebook = view.to_view(json.loads(path.read_text()), path)
+    assert not any(
+        c["metadata"].get(view.KEY, {}).get("added") for c in notebook["cells"]
+    )
+    assert any(
+        "the two sliders" in "".join(c["source"])
+        for c in notebook["cells"]
+        if c["cell_type"] == "markdown"
+    )
