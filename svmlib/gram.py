@@ -268,10 +268,22 @@ class CachedGram:
     Attributes
     ----------
     hits, misses : int
-        Column requests served from the cache, and computed anew.
+        Column requests served from the cache (whole, or after restriction
+        by taking the active rows of a longer column), and computed anew.
+    extended : int
+        Column requests served by computing only the rows that a cached
+        column lacks (after a restriction to rows it does not cover).
+    computed : int
+        Kernel values computed for columns (misses and extensions).
     budget : int
         ``cache_size`` in bytes: for the cached columns, and for the
         blocks of :meth:`products`.
+    capacity : int
+        Kernel values the cache holds, ``budget`` over the item size (at
+        least two whole columns), counted as LIBSVM's ``Cache`` counts
+        them: a column restricted to the active rows takes less room.
+    max_columns : int
+        Whole columns (n values) that fit in ``capacity``.
 
     Notes
     -----
@@ -281,6 +293,12 @@ class CachedGram:
     matrix-vector product, or one sparse product) turned into kernel values
     in place (:meth:`svmlib.kernels.Kernel.from_inner_products`). Any other
     callable is called on (X[rows], x_i) for every miss.
+
+    Restrictions (:meth:`restrict`) do not empty the cache, as in LIBSVM:
+    a cached column holds the rows that were active when it was computed;
+    under a restriction to some of them it is cut down to those (no kernel
+    value computed), and under a restriction to rows it lacks it is
+    extended by those rows only.
 
     References
     ----------
@@ -309,15 +327,25 @@ class CachedGram:
         self.n = X.shape[0]
         itemsize = float_dtype(X.dtype).itemsize
         self.budget = int(cache_size * _MIB)
-        self.max_columns = max(2, self.budget // (self.n * itemsize))
-        self._columns = OrderedDict()  # i -> (column, restriction or None)
+        self.capacity = max(2 * self.n, self.budget // itemsize)
+        self.max_columns = self.capacity // self.n
+        # i -> (K[rows, i], the restriction whose rows it holds); the
+        # least recently used first
+        self._columns = OrderedDict()
+        self._size = 0  # kernel values held
         self._diagonal = _kernel_diagonal(X, kernel)
         uses_norms = self._one_pass and kernel.uses_norms
         self._sq_norms = squared_norms(self.X) if uses_norms else None
+        # restriction number -> its rows (None: all), for the restrictions
+        # that cached columns hold; 0 is "all rows"
         self._rows, self._restriction = None, 0
+        self._rows_of = {0: None}
+        self._positions = {}  # restriction -> where the rows are in it
         self._X_rows, self._sq_norms_rows = self.X, self._sq_norms
         self.hits = 0
         self.misses = 0
+        self.extended = 0
+        self.computed = 0
 
     def diagonal(self):
         """K_ii for every training point.
@@ -343,9 +371,9 @@ class CachedGram:
     def restrict(self, rows):
         """Make :meth:`column` cover ``rows`` only (None: all n rows).
 
-        The rows' points are gathered once here; a column computed while
-        restricted holds K[rows, i] only and is served until the next
-        restriction; a full column serves every restriction.
+        The rows' points are gathered once here. Cached columns stay: one
+        that holds all of ``rows`` is cut down to them when it is next
+        asked for, one that lacks some is extended by those.
 
         Parameters
         ----------
@@ -366,13 +394,19 @@ class CachedGram:
         >>> gram.column(2)
         array([0., 1.])
         """
-        self._rows = rows
-        self._X_rows = self.X if rows is None else self.X[rows]
+        self._rows = None if rows is None else np.asarray(rows, np.intp)
+        self._X_rows = self.X if rows is None else self.X[self._rows]
         if self._sq_norms is not None:
             self._sq_norms_rows = (
                 self._sq_norms if rows is None else self._sq_norms[rows]
             )
         self._restriction += 1
+        held = {restriction for _, restriction in self._columns.values()}
+        self._rows_of = {
+            r: self._rows_of[r] for r in held | {0} if r in self._rows_of
+        }
+        self._rows_of[self._restriction] = self._rows
+        self._positions = {}
 
     def column(self, i):
         """Column i of K over the current rows, from the cache or computed.
@@ -399,27 +433,71 @@ class CachedGram:
         array([1., 0.])
         """
         entry = self._columns.get(i)
-        if entry is not None:
-            column, restriction = entry
-            if restriction is None or restriction == self._restriction:
-                self._columns.move_to_end(i)
-                self.hits += 1
-                full = restriction is None and self._rows is not None
-                return column[self._rows] if full else column
-        self.misses += 1
-        column = self._compute_column(i)
-        restriction = None if self._rows is None else self._restriction
+        if entry is None:
+            self.misses += 1
+            return self._store(i, self._compute_column(i))
+        column, restriction = entry
+        if restriction == self._restriction:
+            self._columns.move_to_end(i)
+            self.hits += 1
+            return column
+        if self._rows is None and self._rows_of[restriction] is None:
+            self.hits += 1  # all rows then and now
+            return self._store(i, column)
+        # computed under another restriction: take the current rows it
+        # holds, compute the ones it lacks (LIBSVM's partial columns)
+        where = self._where(restriction)
+        lacking = np.flatnonzero(where < 0)
+        if lacking.size == 0:
+            self.hits += 1
+            return self._store(i, column[where])
+        if 2 * lacking.size > where.size:  # mostly new: compute it all
+            self.misses += 1
+            return self._store(i, self._compute_column(i))
+        self.extended += 1
+        extended = np.empty(where.size, column.dtype)
+        held = where >= 0
+        extended[held] = column[where[held]]
+        extended[lacking] = self._compute_column(i, lacking)
+        return self._store(i, extended)
+
+    def _where(self, restriction):
+        """Position in ``restriction``'s rows of each current row (-1: none).
+
+        Computed once per restriction while the current one lasts.
+        """
+        where = self._positions.get(restriction)
+        if where is None:
+            rows, current = self._rows_of[restriction], self._rows
+            if rows is None:
+                where = np.arange(self.n) if current is None else current
+            else:
+                inverse = np.full(self.n, -1, np.intp)
+                inverse[rows] = np.arange(rows.size)
+                where = inverse if current is None else inverse[current]
+            self._positions[restriction] = where
+        return where
+
+    def _store(self, i, column, restriction=None):
+        """Cache ``column`` as i's (current rows); evict the least used."""
+        if restriction is None:
+            restriction = self._restriction
+        old = self._columns.pop(i, None)
+        if old is not None:
+            self._size -= old[0].size
         self._columns[i] = (column, restriction)
-        self._columns.move_to_end(i)
-        if len(self._columns) > self.max_columns:
-            self._columns.popitem(last=False)
+        self._size += column.size
+        while self._size > self.capacity and len(self._columns) > 2:
+            _, (evicted, _) = self._columns.popitem(last=False)
+            self._size -= evicted.size
         return column
 
     def full_column(self, i):
         """Column i of K over all n rows, whatever the restriction.
 
-        Served from the cache when a whole column is held there; computed
-        (not cached) otherwise.
+        Served from the cache when a whole column is held there; else
+        computed and cached as a whole column (which then serves every
+        restriction).
 
         Parameters
         ----------
@@ -446,31 +524,38 @@ class CachedGram:
         array([0., 0., 1.])
         """
         entry = self._columns.get(i)
-        if entry is not None and entry[1] is None:
+        if entry is not None and self._rows_of[entry[1]] is None:
+            self._columns.move_to_end(i)
             self.hits += 1
             return entry[0]
         self.misses += 1
-        rows, self._rows = self._rows, None
-        X_rows, self._X_rows = self._X_rows, self.X
-        sq, self._sq_norms_rows = self._sq_norms_rows, self._sq_norms
-        try:
-            return self._compute_column(i)
-        finally:
-            self._rows, self._X_rows, self._sq_norms_rows = rows, X_rows, sq
+        column = self._compute_column(i, all_rows=True)
+        return self._store(i, column, restriction=0)
 
-    def _compute_column(self, i):
-        """K(x_r, x_i) for the current rows r, in one pass over them."""
+    def _compute_column(self, i, subset=None, all_rows=False):
+        """K(x_r, x_i) for the current rows r, in one pass over them.
+
+        ``subset``: positions among the current rows, to compute those
+        only; ``all_rows``: all n rows, whatever the restriction.
+        """
         x_i = self.X[i : i + 1]
+        X_rows, sq_norms_rows = self._X_rows, self._sq_norms_rows
+        if all_rows:
+            X_rows, sq_norms_rows = self.X, self._sq_norms
+        elif subset is not None:
+            rows = subset if self._rows is None else self._rows[subset]
+            X_rows = self.X[rows]
+            if sq_norms_rows is not None:
+                sq_norms_rows = self._sq_norms[rows]
+        self.computed += X_rows.shape[0]
         if not self._one_pass:
-            return self.kernel(self._X_rows, x_i)[:, 0]
+            return self.kernel(X_rows, x_i)[:, 0]
         if sp.issparse(x_i):
-            products = (self._X_rows @ x_i.T).toarray()
+            products = (X_rows @ x_i.T).toarray()
         else:
-            products = (self._X_rows @ x_i[0])[:, None]
+            products = (X_rows @ x_i[0])[:, None]
         z_sq = None if self._sq_norms is None else self._sq_norms[i : i + 1]
-        K = self.kernel.from_inner_products(
-            products, self._sq_norms_rows, z_sq
-        )
+        K = self.kernel.from_inner_products(products, sq_norms_rows, z_sq)
         return K[:, 0]
 
     def block(self, rows, cols):

@@ -103,3 +103,78 @@ def test_a_problem_that_shrinks_to_nothing_still_solves():
     assert on.converged
     np.testing.assert_allclose(on.alpha, off.alpha)
     assert on.b == pytest.approx(off.b)
+
+
+# --- LIBSVM's design: G_bar, and cache columns that survive restriction
+
+
+def test_errors_reconstructed_from_E_bar_and_free_vectors(problem):
+    # E_bar (LIBSVM's G_bar times y) kept through the steps equals the sum
+    # over the multipliers at C computed afresh, and shrinking then gives
+    # the errors of every point
+    from svmlib.solvers import sequential_minimal as sm
+
+    X, y = problem
+    K = rbf_kernel(X, X, sigma=1.0)
+    C = 1.0
+    seen = {}
+    unshrink = sm._SMOState.unshrink
+
+    def spy(state):
+        unshrink(state)
+        at_c = state.alpha >= state.C
+        seen["bar"] = state.E_bar.copy()
+        seen["exact"] = K[:, at_c] @ (state.C[at_c] * y[at_c])
+        seen["E"] = state.E.copy()
+        seen["E_exact"] = K @ (state.alpha * y) - y
+        seen["n_at_c"] = int(at_c.sum())
+
+    sm._SMOState.unshrink = spy
+    try:
+        result = smo(K, y, C, tol=1e-4)
+    finally:
+        sm._SMOState.unshrink = unshrink
+    assert result.converged and seen["n_at_c"] > 50
+    np.testing.assert_allclose(seen["bar"], seen["exact"], atol=1e-9)
+    np.testing.assert_allclose(seen["E"], seen["E_exact"], atol=1e-9)
+
+
+def test_cached_columns_survive_restriction():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(50, 3))
+    K = rbf_kernel(X, X, sigma=1.0)
+    gram = CachedGram(X, lambda A, B: rbf_kernel(A, B, sigma=1.0), 1.0)
+    assert gram.capacity == 2**20 // 8  # float64 values, not columns
+    np.testing.assert_allclose(gram.column(3), K[:, 3])
+    computed = gram.computed
+    rows = np.arange(0, 50, 2)
+    gram.restrict(rows)  # a subset: served from the cached column
+    np.testing.assert_allclose(gram.column(3), K[rows, 3])
+    assert gram.computed == computed and gram.misses == 1
+    np.testing.assert_allclose(gram.column(5), K[rows, 5])  # 25 values
+    assert gram.computed == computed + rows.size
+    more = np.arange(0, 50, 2)[:-2].tolist() + [1, 3]
+    gram.restrict(np.sort(more))  # two rows column 5 lacks: extended
+    np.testing.assert_allclose(gram.column(5), K[np.sort(more), 5])
+    assert gram.extended == 1 and gram.computed == computed + rows.size + 2
+    gram.restrict(None)  # most rows lacking: computed again, whole
+    np.testing.assert_allclose(gram.column(5), K[:, 5])
+    np.testing.assert_allclose(gram.full_column(7), K[:, 7])
+
+
+def test_cache_capacity_counts_values():
+    # room for 3 whole columns: 6 columns of half the rows fit
+    X = np.random.default_rng(2).normal(size=(40, 2))
+    kernel = CountingRBF()
+    gram = CachedGram(X, kernel, cache_size=3 * 40 * 8 / 2**20)
+    assert gram.max_columns == 3
+    gram.restrict(np.arange(20))
+    for i in range(6):
+        gram.column(i)
+    values = kernel.values
+    for i in range(6):
+        gram.column(i)
+    assert kernel.values == values and gram.hits == 6
+    gram.column(6)  # a seventh evicts the least recently used
+    gram.column(0)
+    assert kernel.values == values + 2 * 20
