@@ -751,7 +751,14 @@ def test_svr_submission_scores(name, released, tmp_path):
         assert report.flags == [], report.to_text()
     else:
         assert any(flag in f for f in report.flags), report.to_text()
-        (question,) = [q for q in report.questions if q.status == "off limits"]
+        # zeroed by the static check (status "off limits") or, judged
+        # outside the kernel, by the stub that the off-limits SVR is in the
+        # sandbox (the probe's own error: "off limits in this assignment")
+        (question,) = [
+            q
+            for q in report.questions
+            if q.status == "off limits" or "off limits" in (q.message or "")
+        ]
         assert question.grade_id == "test_coef_and_intercept"
 
 
