@@ -784,8 +784,9 @@ CHECKED_SUBMISSIONS = {
     "06_em_gmm_two_bugs": ("06_em_gmm.ipynb", EM_TWO_BUGS, None),
     "06_em_gmm_bend_references": (
         "06_em_gmm.ipynb",
-        # the rebound gaussian_m_step also breaks the answer's own fit_gmm
-        {**EM_TWO_BUGS, "test_fit_gmm": 0},
+        # the honest score of the same bugs: the grader puts back the stubs
+        # of the off-limits functions that the answers replaced (flagged)
+        EM_TWO_BUGS,
         "calls off-limits scipy.stats.multivariate_normal",
     ),
     "06_em_gmm_event_hook": (
@@ -804,7 +805,9 @@ CHECKED_SUBMISSIONS = {
             ],
             0.0,
         ),  # fmt: skip
-        None,
+        # what the probes refused or converted is flagged (issue 25)
+        "ovr_predict returned an object of class _Liar (a class defined in "
+        "the notebook, a subclass of ndarray)",
     ),
 }
 

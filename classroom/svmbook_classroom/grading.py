@@ -4,7 +4,10 @@
 read-only and test cells (:class:`RestoreLockedCells`), and runs it cell
 by cell in a kernel of its own, in a fresh folder and, where bubblewrap is
 installed, a sandbox (:mod:`svmbook_classroom.sandbox`). Before the student's
-first cell the kernel gets a guard (:mod:`svmbook_classroom.kernel_guard`);
+first cell the kernel gets a guard (:mod:`svmbook_classroom.kernel_guard`),
+which also replaces the assignment's off-limits functions by stubs that
+refuse calls from the student's code (on during the student's cells and
+the probes of the hidden checks, off during the instructor's cells);
 before every test cell the guard undoes what a submission could have bent
 to pass it, and notes what it undid. A test cell scores its points when the
 kernel reports that it ran without an error and it wrote nothing to
@@ -497,8 +500,13 @@ class _Run:
     notes, flags : list of str
     """
 
-    def __init__(self, nb, timeout, workspace, isolate, limits, checks=None):
+    def __init__(
+        self, nb, timeout, workspace, isolate, limits, checks=None,
+        off_limits=(),
+    ):  # fmt: skip
         self.nb = nb
+        self.off_limits = list(off_limits)
+        self._student = False  # whether the off-limits stubs are on
         self.checks = checks or {}
         self.results = {}  # grade_id -> {probe name: data or ResultError}
         self.limits = limits
@@ -577,7 +585,8 @@ class _Run:
             f"    exec(compile({source!r}, 'svmbook-guard', 'exec'), "
             "namespace)\n"
             f"    namespace['install']({self.guard!r}, "
-            f"{sandbox.read_roots(path)!r}, {sandbox.write_roots(path)!r})\n"
+            f"{sandbox.read_roots(path)!r}, {sandbox.write_roots(path)!r}, "
+            f"{self.off_limits!r}, {sandbox.python_roots()!r})\n"
             "_svmbook_install()\n"
             "del _svmbook_install\n"
         )
@@ -588,10 +597,17 @@ class _Run:
 
     def _run_cell(self, cell, index):
         """Run one notebook cell, with the guard's calls around it."""
+        # the guard lets the instructor's cells call the off-limits
+        # functions, and turns their stubs on for the student's cells
         if _is_autograded_test(cell):
             self._call_guard("before_test", _grade_id(cell))
+            self._student = False
         elif _is_given(cell):
             self._call_guard("before_given")
+            self._student = False
+        elif not self._student and self.off_limits:
+            self._call_guard("before_student")
+            self._student = True
         self.client.execute_cell(cell, index)
         if _is_given(cell):
             self._call_guard("after_given")
@@ -644,6 +660,14 @@ class _Run:
                     "processes of the sandbox were still running 60 s "
                     "after its kernel was stopped"
                 )
+            cgroups = self.manager.cgroups
+            if cgroups is not None:
+                if cgroups.memory_reached():
+                    self.flags.append(
+                        "the sandbox reached its memory limit "
+                        f"({self.limits.memory:g} MiB for all its processes)"
+                    )
+                cgroups.remove()
 
     def _run_cells(self):
         """Install the guard, run the cells, read the guard's report."""
@@ -707,6 +731,13 @@ class _Run:
                 planned.append((check.grade_id, probe, folder, inputs))
         sandbox.hand_to_kernel(root)
         dead = False
+        try:  # the student's functions run with the stubs on
+            self._call_guard("before_student")
+        except (RuntimeError, CellTimeoutError, DeadKernelError) as error:
+            self.flags.append(
+                f"the grader's guard failed before the checks ({error}); "
+                "the kernel was tampered with"
+            )
         for grade_id, probe, folder, inputs in planned:
             results = self.results.setdefault(grade_id, {})
             if dead:
@@ -715,7 +746,13 @@ class _Run:
                 )
                 continue
             try:
-                self._grader_cell(_checks.runner_code(probe, folder, inputs))
+                # what the function returns is inspected in the kernel
+                # (its type only) before the probe refuses or converts it
+                self._grader_cell(
+                    f"{self.guard}.watch_returns({probe.function!r})\n"
+                    + _checks.runner_code(probe, folder, inputs)
+                    + f"\n{self.guard}.unwatch_returns()\n"
+                )
                 results[probe.name] = _checks.read_result(folder)
             except _checks.ResultError as error:
                 results[probe.name] = error
@@ -741,6 +778,9 @@ _EVENT_TEXT = {
     "network": "tried to reach the network",
     "process": "started a process",
     "tamper": "tampered with the grader",
+    "offlimits": "called an off-limits function, which the sandbox refused",
+    "returned": "a checked function returned something that is not plain "
+    "data (numbers, strings, lists, dicts, arrays); review it",
 }
 
 
@@ -876,6 +916,11 @@ def _limits_reached(nb, limits):
                 found.append(
                     f"cell {index} reached the file-size limit "
                     f"({limits.file_size:g} MiB)"
+                )
+            elif "No space left on device" in value:
+                found.append(
+                    f"cell {index} filled a folder of the sandbox (/tmp "
+                    f"and /dev/shm hold {limits.file_size:g} MiB each)"
                 )
     return found
 
@@ -1140,8 +1185,18 @@ def _grade(
             "grader's permissions"
         )
 
+    # the assignment's off-limits functions are stubs in the kernel (the
+    # grader itself, always off limits, is never imported there)
+    off_limits = (
+        (original or nb).metadata.get("svmbook", {}).get("off_limits", [])
+    )
+    if not (
+        isinstance(off_limits, list)
+        and all(isinstance(name, str) for name in off_limits)
+    ):
+        off_limits = []
     with sandbox.Workspace() as workspace:
-        run = _Run(nb, timeout, workspace, isolate, limits, checks)
+        run = _Run(nb, timeout, workspace, isolate, limits, checks, off_limits)
         try:
             run.run()
         except Exception as error:  # the kernel did not start, or the client

@@ -31,6 +31,7 @@ import importlib
 import json
 import os
 import sys
+import types
 
 # Nothing here is for users: the grader sends this file's source to the
 # kernel and calls install (see svmbook_classroom.grading).
@@ -130,6 +131,8 @@ class Guard:
         self._realpath = os.path.realpath
         self._dumps = json.dumps
         self._write = sys.stdout.write
+        self.off_limits = None  # OffLimits, once install has placed them
+        self._watched = None
         _import_watched()  # so that the baseline holds the real functions
         self.baseline = self._state()
 
@@ -289,6 +292,7 @@ class Guard:
 
     def before_given(self):
         """Remember the namespace (called before a read-only cell)."""
+        self.before_instructor()
         self._before = dict(self.shell.user_ns)
 
     def after_given(self):
@@ -313,6 +317,7 @@ class Guard:
 
     def before_test(self, grade_id):
         """Reset everything before a test cell; record what was wrong."""
+        self.before_instructor()
         found = self.reset()
         changed = self.restore_given()
         if changed:
@@ -325,6 +330,62 @@ class Guard:
             if entry not in self.findings:
                 self.findings.append(entry)
 
+    # -- off-limits functions and the probes' results -----------------------
+
+    def before_student(self):
+        """Turn the off-limits stubs on (before a student's cell, a probe)."""
+        if self.off_limits is not None:
+            replaced = self.off_limits.intact(self.shell.user_ns)
+            if replaced:
+                entry = (
+                    "stubs of off-limits functions were replaced: "
+                    + ", ".join(sorted(replaced))
+                )
+                if entry not in self.findings:
+                    self.findings.append(entry)
+            self.off_limits.student = True
+
+    def before_instructor(self):
+        """Let the instructor's cells call the off-limits functions."""
+        if self.off_limits is not None:
+            self.off_limits.student = False
+
+    def watch_returns(self, name):
+        """Wrap the notebook's function ``name`` to inspect what it returns.
+
+        A probe hands on only plain data; a value of any other type (an
+        ``ndarray`` subclass, a dict that claims to equal anything, an
+        object of the student's own class) is recorded for review, whether
+        the probe then refuses it or keeps only its numbers.
+        """
+        self.unwatch_returns()
+        user_ns = self.shell.user_ns
+        function = user_ns.get(name, _MISSING)
+        if function is _MISSING or not callable(function):
+            return
+        record, problem_of = self._record, _plain_problem
+
+        def watched(*args, **kwargs):
+            result = function(*args, **kwargs)
+            try:
+                problem = problem_of(result)
+            except Exception as error:  # the value resisted inspection
+                problem = f"a value that resisted inspection ({error!r})"
+            if problem:
+                record("returned", f"{name} returned {problem}")
+            return result
+
+        self._watched = (name, function, watched)
+        user_ns[name] = watched
+
+    def unwatch_returns(self):
+        """Put back the function that ``watch_returns`` wrapped."""
+        watched, self._watched = getattr(self, "_watched", None), None
+        if watched is not None:
+            name, function, wrapper = watched
+            if self.shell.user_ns.get(name) is wrapper:
+                self.shell.user_ns[name] = function
+
     def report(self):
         """Print the findings and the audit log as one JSON line."""
         self._write(
@@ -334,6 +395,306 @@ class Guard:
 
 
 _MISSING = object()
+
+
+class OffLimitsError(RuntimeError):
+    """A student's code called a function the assignment puts off limits."""
+
+
+#: Filename of the code of a check's reference versions (stand-ins), which
+#: may call off-limits functions (``svmbook_classroom.checks.RUNNER``).
+STAND_INS_FILE = "<stand-ins>"
+#: Types of plain data a probe hands on as it is (exactly these types).
+PLAIN_TYPES = (bool, int, float, complex, str, type(None))
+#: Most items of a returned value that the liar check looks at.
+MAX_ITEMS = 100_000
+
+
+class OffLimits:
+    """Stubs in place of an assignment's off-limits functions (see install).
+
+    Each off-limits name (``svmlib.mixture.gaussian_e_step``) is replaced,
+    in its module and in the packages that re-export it, by a stub of the
+    same name. While ``student`` is True (the grader sets it before a
+    student's cell and before the probes of the hidden checks), a call
+    from code written in the notebook raises ``OffLimitsError("off limits
+    in this assignment: <name>")``; a call from library code (a file under
+    the Python installation or svmlib) or from a check's reference
+    versions (``<stand-ins>``) goes through. While it is False (the
+    instructor's read-only and test cells), every call goes through.
+    """
+
+    def __init__(self, guard, names, library_roots):
+        self.guard = guard
+        self.student = False
+        self.library = tuple(os.path.realpath(r) for r in library_roots)
+        self._from_library = {}  # filename -> whether it is library code
+        self.placed = []  # (module, attribute, stub)
+        self.patched = []  # (class, its own __new__ or None, the guarded)
+        self.skipped = []  # names that could not be replaced
+        stubs = {}  # id(real) -> (real, stub)
+        for name in names:
+            found = _resolve(name)
+            if found is None:
+                continue
+            module, attribute, real = found
+            for original, stub in stubs.values():
+                if real is stub:  # listed twice: already replaced
+                    real = original
+                    break
+            if isinstance(real, type(sys)):  # a whole module
+                targets = [
+                    (real, a, v) for a, v in list(vars(real).items())
+                    if _replaceable(v, name.split(".")[0])
+                ]  # fmt: skip
+            else:
+                targets = [(module, attribute, real)]
+            for module, attribute, value in targets:
+                if _compiled_in(value, module):
+                    self.skipped.append(f"{module.__name__}.{attribute}")
+                    continue
+                full = f"{module.__name__}.{attribute}"
+                if id(value) not in stubs:
+                    stubs[id(value)] = (value, self._stub(full, value))
+                self._place(module, attribute, stubs[id(value)][1])
+        # re-exports: packages of the same libraries that hold the same
+        # objects (svmlib.SVC is svmlib.svc.SVC)
+        tops = {name.split(".")[0] for name in names}
+        for module_name, module in list(sys.modules.items()):
+            if module_name.split(".")[0] not in tops or not hasattr(
+                module, "__path__"
+            ):
+                continue
+            for attribute, value in list(vars(module).items()):
+                pair = stubs.get(id(value))
+                if pair is not None and pair[0] is value:
+                    self._place(module, attribute, pair[1])
+
+    def _place(self, module, attribute, stub):
+        if vars(module).get(attribute) is stub:  # a class, changed in place
+            return
+        try:
+            setattr(module, attribute, stub)
+        except (AttributeError, TypeError):
+            self.skipped.append(f"{module.__name__}.{attribute}")
+            return
+        self.placed.append((module, attribute, stub))
+
+    def allowed(self, depth):
+        """Tell whether the caller ``depth`` frames up may reach the real."""
+        if not self.student:
+            return True
+        try:
+            filename = sys._getframe(depth + 1).f_code.co_filename
+        except ValueError:
+            return True
+        if filename == STAND_INS_FILE:
+            return True
+        known = self._from_library.get(filename)
+        if known is None:
+            known = os.path.isabs(filename) and _under(
+                os.path.realpath(filename), self.library
+            )
+            self._from_library[filename] = known
+        return known
+
+    def library_class(self, cls):
+        """Tell whether a class comes from a library file (not a cell)."""
+        module = sys.modules.get(getattr(cls, "__module__", None))
+        filename = getattr(module, "__file__", None)
+        return isinstance(filename, str) and _under(
+            os.path.realpath(filename), self.library
+        )
+
+    def refuse(self, name):
+        self.guard._record("offlimits", name)
+        raise OffLimitsError(f"off limits in this assignment: {name}")
+
+    def _stub(self, name, real):
+        """Return a stub for ``real``: a function, a subclass or a proxy."""
+        check = self
+
+        if isinstance(real, type):
+            # a class is changed in place (its __new__), not replaced: the
+            # library's own isinstance checks and subclasses keep working
+            own = real.__dict__.get("__new__")
+
+            def __new__(cls, *args, **kwargs):
+                if (
+                    cls is real or not check.library_class(cls)
+                ) and not check.allowed(1):
+                    check.refuse(name)
+                if own is not None:
+                    return getattr(own, "__func__", own)(cls, *args, **kwargs)
+                parent = super(real, cls).__new__
+                if parent is object.__new__:
+                    return parent(cls)
+                return parent(cls, *args, **kwargs)
+
+            try:
+                real.__new__ = staticmethod(__new__)
+                self.patched.append((real, own, real.__dict__["__new__"]))
+                return real
+            except (AttributeError, TypeError):  # a built-in type, say
+                pass
+        if callable(real) and not hasattr(real, "__getattr__"):
+            if isinstance(real, (types.FunctionType,
+                                 types.BuiltinFunctionType)):  # fmt: skip
+
+                def stub(*args, **kwargs):
+                    if not check.allowed(1):
+                        check.refuse(name)
+                    return real(*args, **kwargs)
+
+                for attribute in ("__name__", "__qualname__", "__doc__",
+                                  "__module__"):  # fmt: skip
+                    try:
+                        setattr(stub, attribute, getattr(real, attribute))
+                    except (AttributeError, TypeError):
+                        pass
+                return stub
+
+        class Stub:
+            """Stands for an off-limits object (calls and attributes)."""
+
+            __slots__ = ()
+
+            def __call__(self, *args, **kwargs):
+                if not check.allowed(1):
+                    check.refuse(name)
+                return real(*args, **kwargs)
+
+            def __getattr__(self, attribute):
+                if not check.allowed(1):
+                    check.refuse(name)
+                return getattr(real, attribute)
+
+        return Stub()
+
+    def intact(self, user_ns):
+        """Put back stubs a student replaced; return what was replaced.
+
+        A module attribute that is no longer its stub (a module reloaded,
+        an attribute set) gets the stub again; a name of the notebook bound
+        to the real function, or to one of the same module and name (from
+        a reloaded module), is bound to the stub.
+        """
+        replaced = []
+        by_name = {}
+        for module, attribute, stub in self.placed:
+            if vars(module).get(attribute) is not stub:
+                replaced.append(f"{module.__name__}.{attribute}")
+                setattr(module, attribute, stub)
+            if _identity(stub) is not None:
+                by_name[_identity(stub)] = stub
+        for cls, _, guarded in self.patched:
+            if cls.__dict__.get("__new__") is not guarded:
+                replaced.append(f"{cls.__module__}.{cls.__qualname__}")
+                cls.__new__ = guarded
+        for name, value in list(user_ns.items()):
+            key = _identity(value)
+            stub = by_name.get(key) if key is not None else None
+            if stub is not None and value is not stub:
+                replaced.append(f"the notebook's name {name}")
+                user_ns[name] = stub
+        return replaced
+
+
+def _identity(value):
+    """Return (module, qualified name) of a function or class, or None."""
+    try:
+        if not isinstance(value, (type, types.FunctionType,
+                                  types.BuiltinFunctionType)):  # fmt: skip
+            return None
+        return (value.__module__, value.__qualname__)
+    except Exception:
+        return None
+
+
+def _resolve(name):
+    """Return (module, attribute, object) of a dotted name, or None.
+
+    A name that is a module gives (its parent or None, its last part, the
+    module).
+    """
+    parts = name.split(".")
+    for k in range(len(parts), 0, -1):
+        try:
+            module = importlib.import_module(".".join(parts[:k]))
+        except Exception:  # not a module (an attribute), or missing
+            continue
+        value, owner = module, None
+        for part in parts[k:]:
+            owner, value = value, getattr(value, part, _MISSING)
+            if value is _MISSING:
+                return None
+        if owner is None:
+            return None, parts[-1], module
+        if not isinstance(owner, type(sys)):
+            return None  # an attribute of a class: not replaced
+        return owner, parts[-1], value
+    return None
+
+
+def _replaceable(value, top):
+    """Tell whether a value is a function or class of the library ``top``."""
+    if isinstance(value, type(sys)) or not callable(value):
+        return False
+    module = getattr(value, "__module__", None) or ""
+    return module == top or module.startswith(top + ".")
+
+
+def _compiled_in(value, module):
+    """Numba code in its own module: compiled callers look it up there."""
+    function = getattr(value, "py_func", None)
+    return function is not None and (
+        getattr(function, "__module__", None) == module.__name__
+    )
+
+
+def _plain_problem(value, depth=0, seen=None):
+    """Why a returned value is not plain data, or None if it is.
+
+    Only ``type(value)`` is consulted (never ``isinstance``, which a class
+    can answer as it likes), and no method of the value is called.
+    """
+    import numpy
+
+    seen = [0] if seen is None else seen
+    seen[0] += 1
+    kind = type(value)
+    if depth > 8 or seen[0] > MAX_ITEMS:
+        return None  # the probe itself refuses what is nested too deeply
+    if kind in PLAIN_TYPES or kind is numpy.ndarray:
+        return None
+    if issubclass(kind, numpy.generic) and kind.__module__ == "numpy":
+        return None
+    if kind in (list, tuple):
+        for item in (list.__iter__ if kind is list else tuple.__iter__)(value):
+            problem = _plain_problem(item, depth + 1, seen)
+            if problem:
+                return problem
+        return None
+    if kind is dict:
+        for key, item in dict.items(value):
+            problem = _plain_problem(key, depth + 1, seen) or _plain_problem(
+                item, depth + 1, seen
+            )
+            if problem:
+                return problem
+        return None
+    bases = [
+        b.__name__ for b in kind.__mro__[1:]
+        if b.__module__ in ("builtins", "numpy") and b is not object
+    ]  # fmt: skip
+    where = (
+        "a class defined in the notebook"
+        if kind.__module__ == "__main__"
+        else f"{kind.__module__}.{kind.__qualname__}"
+    )
+    return f"an object of class {kind.__name__} ({where}" + (
+        f", a subclass of {bases[0]})" if bases else ")"
+    )
 
 
 def _session_send(shell):
@@ -352,7 +713,7 @@ def _from_a_cell(callback):
     return "ipykernel_" in name or name.startswith("<ipython-input")
 
 
-def install(name, read_roots, write_roots):
+def install(name, read_roots, write_roots, off_limits=(), library_roots=()):
     """Set up the guard of this kernel under ``builtins.<name>``.
 
     Parameters
@@ -363,8 +724,16 @@ def install(name, read_roots, write_roots):
     read_roots, write_roots : list of str
         Folders whose files the code may read, respectively write; every
         other path it touches is recorded.
+    off_limits : list of str
+        Dotted names of the functions (classes, modules) the assignment
+        puts off limits: replaced by stubs (:class:`OffLimits`).
+    library_roots : list of str
+        Folders of the Python installation and svmlib: code from files
+        there may call the real functions behind the stubs.
     """
     guard = Guard(get_ipython(), read_roots, write_roots)  # noqa: F821
+    if off_limits:
+        guard.off_limits = OffLimits(guard, off_limits, library_roots)
     sys.addaudithook(guard.audit)
     setattr(builtins, name, guard)
     guard.baseline["builtins"][name] = guard

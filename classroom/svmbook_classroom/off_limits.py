@@ -11,7 +11,9 @@ svmlib.solvers.sequential_minimal import two_variable_step as step``,
 name. Code that imports or runs code by name (``importlib``,
 ``__import__``, ``exec``, ``eval``, ``compile``) cannot be followed this
 way, nor can attributes fetched by a computed name (``getattr(svmlib,
-"S" + "VC")``, ``setattr``, ``globals()``, ``vars()``, ``sys.modules``);
+"S" + "VC")``, ``setattr``, ``globals()``, ``vars()``, ``sys.modules``)
+or objects found through the interpreter's internals (``gc``, ``ctypes``,
+``inspect``, frames, a function's ``__globals__`` or ``__closure__``);
 :func:`dynamic_code` points all of these out for review.
 """
 
@@ -23,8 +25,24 @@ DYNAMIC = (
     "__import__", "exec", "eval", "compile", "import_module", "getattr",
     "setattr", "delattr", "globals", "vars",
 )  # fmt: skip
-#: Modules whose use reaches modules by name.
-DYNAMIC_MODULES = ("importlib", "sys.modules")
+#: Modules whose use reaches modules, objects or code by name or from
+#: the interpreter's internals (the stubs of off-limits functions hold the
+#: real ones: the garbage collector, frames and ctypes can find them).
+DYNAMIC_MODULES = (
+    "importlib", "sys.modules", "sys._getframe", "gc", "ctypes", "inspect",
+    "linecache", "builtins", "runpy",
+)  # fmt: skip
+#: Attributes of the interpreter's internals: a function's globals and
+#: closure, a class's constructor and subclasses, frames.
+INTERNALS = frozenset(
+    {
+        "__globals__", "__closure__", "__code__", "__func__", "__self__",
+        "__wrapped__", "__new__", "__dict__", "__subclasses__", "__bases__",
+        "__mro__", "__builtins__", "__getattribute__", "__setattr__",
+        "__delattr__", "__loader__", "__spec__", "f_back", "f_globals",
+        "f_locals", "f_builtins", "tb_frame", "gi_frame", "cr_frame",
+    }
+)  # fmt: skip
 
 
 __all__ = ["dynamic_code", "off_limits_uses"]
@@ -156,8 +174,10 @@ def dynamic_code(source):
         The names among ``DYNAMIC`` (``__import__``, ``exec``, ``eval``,
         ``compile``, ``import_module``, ``getattr``, ``setattr``,
         ``delattr``, ``globals``, ``vars``) that it calls or refers to,
-        and ``importlib`` or ``sys.modules`` if it imports or uses them,
-        sorted.
+        the attributes of ``INTERNALS`` it reaches (``__globals__``,
+        ``__closure__``, ``__new__``, frames ...), and the modules of
+        ``DYNAMIC_MODULES`` (``importlib``, ``sys.modules``, ``gc``,
+        ``ctypes``, ``inspect`` ...) it imports or uses, sorted.
 
     References
     ----------
@@ -174,6 +194,8 @@ def dynamic_code(source):
     ['getattr']
     >>> dynamic_code("import sys\nm = sys.modules['svm' + 'lib']")
     ['sys.modules']
+    >>> dynamic_code("import gc\nf = step.__closure__[0]")
+    ['__closure__', 'gc']
     """
     tree = _parse(source)
     if tree is None:
@@ -183,13 +205,11 @@ def dynamic_code(source):
         if isinstance(node, ast.Name) and node.id in DYNAMIC:
             found.add(node.id)
         elif isinstance(node, ast.Attribute):
-            if node.attr in DYNAMIC:
+            if node.attr in DYNAMIC or node.attr in INTERNALS:
                 found.add(node.attr)
-            dotted = _dotted(node, {})
-            if dotted in DYNAMIC_MODULES or (dotted or "").startswith(
-                "importlib."
-            ):
-                found.add(_match(dotted, DYNAMIC_MODULES))
+            match = _match(_dotted(node, {}), DYNAMIC_MODULES)
+            if match is not None:
+                found.add(match)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             names = [node.module or ""] if isinstance(
                 node, ast.ImportFrom

@@ -15,7 +15,9 @@ the grader talks to the kernel over Unix sockets in the submission's
 folder), its own process table, and, when the grader runs as root, the
 unprivileged user ``nobody`` (uid 65534), under resource limits
 (:class:`Limits`: memory, processes, CPU time, file size, set by
-``prlimit``). When the grader stops the kernel it waits until every
+``prlimit``; ``/tmp`` and ``/dev/shm`` in memory of a bounded size; and,
+where the grader can create them, a memory and a process cgroup of its
+own, :class:`Cgroups`). When the grader stops the kernel it waits until every
 process of the sandbox is gone (``wait_for_namespace``). Without
 bubblewrap the grader
 says so in every report: the kernel then runs with the grader's
@@ -29,6 +31,7 @@ import hashlib
 import math
 import numbers
 import os
+import shlex
 import shutil
 import site
 import subprocess
@@ -40,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from jupyter_client.manager import AsyncKernelManager
-from traitlets import Dict, List, Unicode
+from traitlets import Any, Dict, List, Unicode
 
 __all__ = ["Limits", "sandbox_command"]
 
@@ -65,16 +68,22 @@ class Limits:
         allocation beyond it fails (Python raises ``MemoryError``). The
         kernel with numpy, scipy, scikit-learn and svmlib's numba code
         loaded reserves about 0.8 GiB of address space before any work.
+        Where the grader can create cgroups (:class:`Cgroups`), it is
+        also the memory of all the sandbox's processes together.
     processes : int, default=256
         Processes and threads of the kernel's user (``RLIMIT_NPROC``).
         Under a root grader every kernel runs as ``nobody``, so kernels
-        graded at the same time (``--jobs``) share this count.
+        graded at the same time (``--jobs``) share this count; where the
+        grader can create cgroups, it is also each sandbox's own limit
+        (``pids.max``).
     cpu_time : int, default=1200
         CPU seconds of each process (``RLIMIT_CPU``); the kernel is killed
         when it uses them up.
     file_size : int, default=256
         Largest file a process may write, in MiB (``RLIMIT_FSIZE``); a
-        longer write fails (``OSError: File too large``).
+        longer write fails (``OSError: File too large``). The sandbox's
+        ``/tmp`` and ``/dev/shm`` (in memory) hold at most this much each,
+        in all their files (``OSError: No space left on device``).
     notebook_time : float, default=900
         Wall-clock seconds for the whole notebook: the cells left when it
         runs out are not run (each cell also has its own time limit).
@@ -364,6 +373,11 @@ def _copy_numba_cache(folder):
             shutil.copy2(path, target)
 
 
+def _tmpfs_bytes(limits):
+    """Size of the sandbox's ``/tmp`` and ``/dev/shm``: ``file_size`` bytes."""
+    return int(limits.file_size * MIB)
+
+
 def _parents(path):
     """Return the ancestors of an absolute path, outermost first, without /."""
     parts = Path(path).parts[1:-1]
@@ -420,9 +434,12 @@ def sandbox_command(workdir, env, executable="bwrap", limits=None):
         # /dev/shm and /tmp writable by the kernel's user (joblib's
         # semaphores live in /dev/shm), sticky like the real ones
         "--proc", "/proc", "--dev", "/dev",
-        "--perms", "1777", "--tmpfs", "/dev/shm",
-        "--perms", "1777", "--tmpfs", "/tmp",
     ]  # fmt: skip
+    # the two in memory: each at most the file-size limit in all (without
+    # a size, a tmpfs may take half the machine's memory)
+    size = [] if limits is None else ["--size", str(_tmpfs_bytes(limits))]
+    for folder in ("/dev/shm", "/tmp"):
+        command += ["--perms", "1777", *size, "--tmpfs", folder]
     for name in ("lib", "lib64", "bin", "sbin"):  # Debian: links into /usr
         if os.path.islink(f"/{name}"):
             command += ["--symlink", os.readlink(f"/{name}"), f"/{name}"]
@@ -464,6 +481,7 @@ class SandboxedKernelManager(AsyncKernelManager):
     """
 
     prefix = List(Unicode(), help="command before the kernel's own")
+    cgroups = Any(None, allow_none=True, help="the sandbox's Cgroups")
     kernel_env = Dict(help="the kernel's whole environment")
 
     @property
@@ -566,6 +584,107 @@ def wait_for_namespace(namespace, timeout=60.0):
         time.sleep(0.1)
 
 
+#: Where the cgroup (version 1) controllers are mounted.
+CGROUP_ROOT = "/sys/fs/cgroup"
+
+
+def _own_cgroup(controller):
+    """Folder of this process's cgroup for ``controller`` (v1), or None."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        _, controllers, path = (line.split(":", 2) + ["", ""])[:3]
+        if controller in controllers.split(","):
+            folder = Path(CGROUP_ROOT, controller, path.lstrip("/"))
+            return folder if folder.is_dir() else None
+    return None
+
+
+class Cgroups:
+    """A memory and a process cgroup around one sandbox, where possible.
+
+    ``RLIMIT_AS`` bounds each process and ``RLIMIT_NPROC`` counts every
+    process of the kernel's user (under a root grader, every kernel runs
+    as ``nobody``, so kernels graded at the same time share it). Where
+    the grader may create cgroups (version 1, as root), each sandbox also
+    gets its own: ``memory.limit_in_bytes`` (``Limits.memory``, for all
+    its processes together, files in its ``/tmp`` and ``/dev/shm``
+    included) and ``pids.max`` (``Limits.processes``, its own). Elsewhere
+    ``folders`` is empty and only the rlimits apply.
+
+    Parameters
+    ----------
+    limits : Limits
+        The memory and process limits.
+    """
+
+    def __init__(self, limits):
+        self.folders = []
+        name = f"svmbook-{os.getpid()}-{time.monotonic_ns()}"
+        settings = {
+            "memory": ("memory.limit_in_bytes", int(limits.memory * MIB)),
+            "pids": ("pids.max", int(limits.processes)),
+        }
+        if os.geteuid() != 0:
+            return
+        for controller, (key, value) in settings.items():
+            parent = _own_cgroup(controller)
+            if parent is None:
+                continue
+            folder = parent / name
+            try:
+                folder.mkdir()
+                (folder / key).write_text(str(value))
+            except OSError:
+                self._remove(folder)
+                continue
+            self.folders.append(folder)
+
+    def command(self):
+        """Return the command prefix that moves the sandbox into them."""
+        if not self.folders:
+            return []
+        moves = " && ".join(
+            f"echo $$ > {shlex.quote(str(f / 'cgroup.procs'))}"
+            for f in self.folders
+        )
+        return ["sh", "-c", f'{moves} && exec "$@"', "svmbook-cgroups"]
+
+    def memory_reached(self):
+        """Tell whether the sandbox's memory reached its limit."""
+        for folder in self.folders:
+            try:
+                if int((folder / "memory.failcnt").read_text()) > 0:
+                    return True
+            except (OSError, ValueError):
+                continue
+        return False
+
+    def remove(self):
+        """Kill what is left in the cgroups and remove them."""
+        for folder in self.folders:
+            self._remove(folder)
+        self.folders = []
+
+    @staticmethod
+    def _remove(folder):
+        for _ in range(50):
+            try:
+                folder.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:  # busy: processes left
+                try:
+                    for pid in (folder / "cgroup.procs").read_text().split():
+                        os.kill(int(pid), 9)
+                except (OSError, ValueError):
+                    pass
+                time.sleep(0.1)
+
+
 def kernel_manager(workspace, isolate, limits=None):
     """Return the kernel manager for one submission.
 
@@ -588,8 +707,10 @@ def kernel_manager(workspace, isolate, limits=None):
         ip=str(workspace.path / "kernel"),
         connection_file=str(workspace.path / "kernel.json"),
     )
-    manager.prefix = sandbox_command(workspace.path, env, bwrap(), limits) if (
-        isolate
-    ) else []  # fmt: skip
+    manager.cgroups = Cgroups(limits) if isolate and limits else None
+    manager.prefix = [
+        *manager.cgroups.command(),
+        *sandbox_command(workspace.path, env, bwrap(), limits),
+    ] if isolate else []  # fmt: skip
     manager.kernel_env = env
     return manager
