@@ -19,10 +19,13 @@ from the Run menu, and checks what a student sees:
   the mouse and with the keyboard redraws the figure.
 
 *Margins and the hinge loss* is checked the same way in Notebook 7, and a
-one-cell notebook shows that ``FramePlayer`` answers the arrow keys in Lab.
-Arrow keys on a slider in Notebook 7 are a known failure of Notebook 7
-(strict xfail, see its test). Screenshots go to ``$SVMBOOK_SCREENSHOTS``
-(default: _build/screenshots/jupyterlab/).
+one-cell notebook shows that ``FramePlayer`` answers the arrow keys in Lab
+and in Notebook 7, as an ipywidgets slider does in Notebook 7 (through
+jupyter/labextensions/svmbook-jupyter). The cell that stands in for the
+playground (svmlib.explore) is run on its own in *Regression* (Lab: the
+mouse and the keyboard redraw the tube) and in *Platt's SMO* (Notebook 7:
+the step slider answers the arrow keys). Screenshots go to
+``$SVMBOOK_SCREENSHOTS`` (default: _build/screenshots/jupyterlab/).
 
 Skipped, with the reason, only when Chromium is missing.
 """
@@ -52,6 +55,8 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run"]
 TUNING = "chapters/kernels/tuning_c_and_sigma.ipynb"
 MARGINS = "chapters/dual/margins_and_hinge_loss.ipynb"
+REGRESSION = "chapters/beyond/regression.ipynb"
+PLATT = "chapters/smo/platt_and_wss.ipynb"
 # Tuning C and sigma took 6.5 min on 2 busy cores
 RUN_ALL_SECONDS = int(os.environ.get("SVMBOOK_RUN_ALL_SECONDS", 1500))
 RAW = ("{glue", "{literalinclude}", "{svm-playground}", ":::")
@@ -115,7 +120,7 @@ def _one_cell(path, source):
 def folder(tmp_path_factory):
     """Copies of the chapters beside a link to svmlib/, and two small ones."""
     folder = tmp_path_factory.mktemp("jupyter")
-    for chapter in (TUNING, MARGINS):
+    for chapter in (TUNING, MARGINS, REGRESSION, PLATT):
         (folder / chapter).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / chapter, folder / chapter)
     (folder / "svmlib").symlink_to(ROOT / "svmlib")
@@ -212,7 +217,7 @@ def _page(server, path, app):
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             errors = []
             page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(url, wait_until="load")
+            page.goto(url, wait_until="load", timeout=120_000)
             page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
             _wait_idle(page)
             yield page
@@ -454,3 +459,89 @@ def test_slider_answers_arrow_keys_in_notebook7(notebook7):
         page.keyboard.press("ArrowLeft")
         page.keyboard.press("ArrowLeft")
         page.wait_for_selector(f"{output}:has-text('k = 4')", timeout=15_000)
+
+
+def _explore_src(page):
+    return page.evaluate(
+        "() => Array.from(document.querySelectorAll("
+        "'.svmlib-explore .jp-OutputArea-output img')).map(i => i.src)"
+        ".join('|')"
+    )
+
+
+def _wait_explore_change(page, before, timeout=60_000):
+    page.wait_for_function(
+        "before => { const now = Array.from(document.querySelectorAll("
+        "'.svmlib-explore .jp-OutputArea-output img')).map(i => i.src)"
+        ".join('|'); return now && now !== before; }",
+        arg=before,
+        timeout=timeout,
+        polling=250,
+    )
+
+
+def _run_explore_cell(page, chapter, function):
+    """Run the cell the Jupyter view added in place of the playground."""
+    # the cell's place in the view (CodeMirror renders an editor's text, and
+    # Lab a markdown cell, only once it is scrolled into view)
+    sys.path.insert(0, str(ROOT / "jupyter"))
+    import svmbook_jupyter
+
+    path = ROOT / chapter
+    shown = svmbook_jupyter.to_view(json.loads(path.read_text()), path)
+    (index,) = [
+        i
+        for i, c in enumerate(shown["cells"])
+        if c["metadata"].get(svmbook_jupyter.KEY, {}).get("added")
+    ]
+    cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
+    cell.scroll_into_view_if_needed()
+    cell.locator(".jp-InputArea-editor").click()
+    page.wait_for_function(
+        "([i, f]) => document.querySelectorAll('.jp-Notebook .jp-Cell')[i]"
+        ".textContent.includes('from svmlib.explore import ' + f)",
+        arg=[index, function],
+        timeout=30_000,
+    )
+    page.keyboard.press("Shift+Enter")
+    page.wait_for_selector(
+        ".svmlib-explore .jp-OutputArea-output img", timeout=120_000
+    )
+
+
+def test_regression_playground_cell_in_jupyterlab(lab):
+    """The tube's sliders redraw it, moved by mouse and by keyboard."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with _page(lab, REGRESSION, "lab") as page:
+        _run_explore_cell(page, REGRESSION, "explore_svr")
+        handles = page.query_selector_all(".svmlib-explore .noUi-handle")
+        assert len(handles) == 3  # C, epsilon, sigma
+        handles[0].scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / "lab_regression_before.png"))
+        before = _explore_src(page)
+        box = handles[1].bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + 60, y, steps=5)
+        page.mouse.up()
+        _wait_explore_change(page, before)
+        page.screenshot(path=str(SCREENSHOTS / "lab_regression_after.png"))
+        before = _explore_src(page)
+        handles[0].focus()
+        page.keyboard.press("ArrowLeft")
+        _wait_explore_change(page, before)
+
+
+def test_platt_playground_cell_in_notebook7(notebook7):
+    """SMO step by step: ArrowRight on the step slider draws step 2."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with _page(notebook7, PLATT, "notebook") as page:
+        _run_explore_cell(page, PLATT, "explore_smo")
+        handle = page.query_selector(".svmlib-explore .noUi-handle")
+        handle.scroll_into_view_if_needed()
+        before = _explore_src(page)
+        handle.focus()
+        page.keyboard.press("ArrowRight")
+        _wait_explore_change(page, before)
+        page.screenshot(path=str(SCREENSHOTS / "notebook7_platt_step.png"))
