@@ -880,7 +880,10 @@ class DoubledGram:
         >>> gram.full_column(1)
         array([0., 1., 0., 1.])
         """
-        column = self.inner.full_column(k % self.m)
+        # an inner object without it has no restriction: its columns are
+        # whole
+        full_column = getattr(self.inner, "full_column", self.inner.column)
+        column = full_column(k % self.m)
         return np.concatenate([column, column])
 
     def block(self, rows, cols):

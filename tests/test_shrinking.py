@@ -178,3 +178,26 @@ def test_cache_capacity_counts_values():
     gram.column(6)  # a seventh evicts the least recently used
     gram.column(0)
     assert kernel.values == values + 2 * 20
+
+
+def test_gram_object_without_full_column_is_solved_unshrunk(problem):
+    # a Gram object of the user's with restrict but no full_column: E_bar
+    # cannot be kept, so the solver does not shrink (and does not fail)
+    X, y = problem
+    K = rbf_kernel(X[:300], X[:300], sigma=1.0)
+    dense = DenseGram(K)
+    restricted = []
+
+    class Minimal:
+        n = dense.n
+        column, diagonal = dense.column, dense.diagonal
+        block, products = dense.block, dense.products
+
+        def restrict(self, rows):
+            restricted.append(rows)
+            dense.restrict(rows)
+
+    result = smo(Minimal(), y[:300], 10.0, tol=1e-4)
+    reference = smo(K, y[:300], 10.0, tol=1e-4, shrinking=False)
+    assert result.converged and not restricted
+    np.testing.assert_allclose(result.alpha, reference.alpha)

@@ -144,7 +144,8 @@ def smo(
         Set aside the points that cannot be part of a violating pair
         (LIBSVM's shrinking; ``"wss2"`` only: Platt's loops restrict
         themselves to the non-bound points instead, and the value is not
-        used). Gram objects without ``restrict`` are solved unshrunk.
+        used). Gram objects without ``restrict`` and ``full_column`` are
+        solved unshrunk.
     random_state : int, RandomState instance or None, default=None
         Seeds the random starting points of Platt's loops (unused by "wss2").
     record_history : bool, default=False
@@ -227,6 +228,7 @@ def smo(
                 shrinking
                 and not record_history
                 and hasattr(state.gram, "restrict")
+                and hasattr(state.gram, "full_column")
             )
             if shrinking:
                 state.keep_bound_errors()  # LIBSVM's G_bar
