@@ -118,12 +118,13 @@ def test_ci_runs_the_second_configuration_on_the_chapters():
 STABLE_BY_CONSTRUCTION = {
     # 7000 examples, 5000 features; the 50:30:20 split; the majority-class
     # baseline (accuracy 0.5 on a balanced test set)
-    "chapters/case_studies/gisette.ipynb": [2, 3, 4],
+    "chapters/case_studies/gisette.ipynb": [4, 5, 6, 7, 8, 9],
     # the split sizes that the source's printed accuracies imply (exact
-    # fractions); the images per digit; the 60:20:20 split
-    "chapters/case_studies/mnist_3_vs_8.ipynb": [1, 2, 3],
+    # fractions); the images per digit; the 60:20:20 split (each checked
+    # cell followed by the hidden cell that glues the same sizes)
+    "chapters/case_studies/mnist_3_vs_8.ipynb": [2, 3, 4, 5, 6, 7],
     # the 4s and 9s of the training file and the 1000:500:500 split
-    "chapters/case_studies/mnist_4_vs_9.ipynb": [1],
+    "chapters/case_studies/mnist_4_vs_9.ipynb": [2, 3],
 }
 
 
