@@ -1426,6 +1426,41 @@ def test_feedback_shows_the_hint_of_a_question_that_lost_points():
     assert "withheld" in feedback.cells[3].outputs[0].evalue
 
 
+def test_feedback_table_says_what_the_judge_found():
+    """A question judged outside: its hint or the student's own error in
+    the points table; a question with a hidden assert: nothing there."""
+    from svmbook_classroom.records import WITHHELD, feedback_notebook
+
+    nb = tiny_notebook()  # test_square's cell keeps its hidden region
+    nb.cells[5].source = "assert root(4) == 2"  # root: judged outside
+    report = GradeReport(
+        "a.ipynb",
+        questions=[
+            QuestionGrade("test_square", 0.0, 2.0, "failed", "leaks a | b"),
+            QuestionGrade(
+                "test_root", 0.0, 3.0, "failed",
+                "root: the root of 0 must be 0 | check x = 0",
+            ),
+        ],
+    )  # fmt: skip
+    report.executed_notebook = nb
+    table = feedback_notebook(report).cells[0].source
+    rows = {
+        line.split("|")[1].strip(" `"): line
+        for line in table.splitlines()
+        if line.startswith("| `")
+    }
+    assert "root of 0 must be 0 \\| check x = 0 |" in rows["test_root"]
+    assert rows["test_square"].endswith("| failed |  |")
+    assert "leaks" not in table
+
+    # a judge's message that quotes a hidden line is withheld
+    line = "assert square(-2) == 4"  # test_square's hidden line
+    report.questions[1].message = f"see {line}"
+    table = feedback_notebook(report).cells[0].source
+    assert WITHHELD in table and line not in table
+
+
 @needs_bwrap
 def test_computed_names_and_made_up_marks_are_flagged(tiny, tmp_path):
     source, submission = tiny

@@ -67,7 +67,8 @@ def _parser():
     grd.add_argument(
         "--source", metavar="SOURCE_NOTEBOOK",
         help="the solution notebook, or the folder of solution notebooks "
-        "(restores the hidden tests)",
+        "(restores its locked cells; its checks are read from "
+        "checks/<name>.py beside it)",
     )  # fmt: skip
     grd.add_argument(
         "--timeout", metavar="SECONDS", type=float,

@@ -100,19 +100,50 @@ def _student_error(output, visible, hidden):
     return _error(output.ename, text, hidden)
 
 
-def _points_table(report):
+def _points_table(report, said=None):
+    """Return the points table: a row per question, what the grader said.
+
+    ``said`` maps a question's ``grade_id`` to the text shown for it: the
+    message of a question judged outside the kernel (the student's own
+    error, or the instructor's hint when the answer is wrong), one line,
+    its ``|`` escaped for the table.
+    """
+    said = said or {}
     rows = [
-        "| question | points | status |",
-        "|---|---|---|",
+        "| question | points | status | what the grader found |",
+        "|---|---|---|---|",
     ]
     for q in report.questions:
         earned = "to be graded" if q.points is None else f"{q.points:g}"
+        text = said.get(q.grade_id, "").replace("|", "\\|")
         rows.append(f"| `{q.grade_id}` | {earned} / {q.max_points:g} | "
-                    f"{q.status} |")  # fmt: skip
+                    f"{q.status} | {text} |")  # fmt: skip
     total = f"{report.score:g} / {report.max_score:g}"
     return "\n".join(
         [f"**Autograded total: {total}**", "", *rows]
     )  # fmt: skip
+
+
+def _said(report, nb, hidden):
+    """Return what the table may say of each question (``_points_table``).
+
+    Only questions whose test cell holds no hidden region: a message from
+    a hidden ``assert`` could quote it, and that cell's own error output
+    already says what it may. Messages that quote a hidden line are
+    withheld all the same.
+    """
+    in_notebook = {
+        cell.metadata["nbgrader"].get("grade_id")
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        and is_grade(cell)
+        and _HIDDEN in cell.source
+    }
+    return {
+        q.grade_id: _message(q.message, hidden)
+        for q in report.questions
+        if q.message and q.grade_id not in in_notebook
+    }
 
 
 def feedback_notebook(report):
@@ -126,8 +157,10 @@ def feedback_notebook(report):
     Returns
     -------
     nbformat.NotebookNode
-        A copy of the notebook as it ran, with a table of points first;
-        no output of the grading run is kept: each code cell shows, as
+        A copy of the notebook as it ran, with a table of points first
+        (for a question judged outside the kernel, what the grader found:
+        the student's own error, or the instructor's hint for a wrong
+        answer); no output of the grading run is kept: each code cell shows, as
         output, only its first error (``Name: message``, the message
         withheld if it quotes a line of a hidden test), every test cell
         only its visible asserts (an error raised in a hidden test says so
@@ -181,8 +214,9 @@ def feedback_notebook(report):
                 for o in errors
             ]
         cell.outputs = outputs
+    said = _said(report, nb, hidden)
     nb, _ = ClearHiddenTests().preprocess(nb, {})
-    nb.cells.insert(0, new_markdown_cell(_points_table(report)))
+    nb.cells.insert(0, new_markdown_cell(_points_table(report, said)))
     return nb
 
 
