@@ -287,7 +287,10 @@ def draw_smo_step(ax, X, y, state, *, kernel="rbf", sigma=1.0, n_steps=None):
         f"{state.kkt_violation:.3g}, W = {state.dual_objective:.4g}",
         fontsize=9,
     )
-    ax.set(xlim=(x0, x1), ylim=(y0, y1), aspect="equal")
+    ax.set(
+        xlim=(x0, x1), ylim=(y0, y1), aspect="equal",
+        xlabel="$x_1$", ylabel="$x_2$",
+    )  # fmt: skip
     return ax
 
 

@@ -151,3 +151,22 @@ def test_svr_sliders_refit_as_scikit_learn(shown):
 def test_svr_bad_input_is_named():
     with pytest.raises(ValueError, match="x and z must be"):
         explore.explore_svr([0.0, 1.0], [0.0])
+
+
+def test_both_views_label_their_axes():
+    import matplotlib.pyplot as plt
+
+    import svmlib
+
+    X, y = _blobs()
+    x, z = _sine()
+    states = explore.smo_steps(X, y, C=1.0)
+    fig, (left, right) = plt.subplots(1, 2)
+    try:
+        explore.draw_smo_step(left, X, y, states[-1], n_steps=len(states))
+        model = svmlib.SVR(C=10.0, epsilon=0.2, gamma=1.0).fit(x[:, None], z)
+        explore.draw_svr_tube(right, x, z, model, 0.2)
+        labels = [(a.get_xlabel(), a.get_ylabel()) for a in (left, right)]
+    finally:
+        plt.close(fig)
+    assert labels == [("$x_1$", "$x_2$"), ("$x$", "$z$")]
