@@ -246,7 +246,8 @@ def test_both_chapters_carry_the_playground():
         assert (_built(relative).parent / stills[0]).resolve().is_file()
     # the other pages load none of it
     intro = _built("intro.html").read_text(encoding="utf-8")
-    assert "playground" not in intro
+    assert "svm-playground" not in intro
+    assert not re.search(r"_static/playground/[a-z]+\.(js|css)", intro)
 
 
 def test_sweep_playground_follows_clicks_sliders_and_keys(browser):
