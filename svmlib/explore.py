@@ -16,7 +16,11 @@ calls them where the page shows the playground):
   the function and its epsilon-tube, with sliders for C, epsilon and
   sigma.
 
-Both need ipywidgets and a live kernel for their sliders. When
+A third, ``explore_grid``, gives any figure of a few parameters one
+slider each over a grid of values (the chapter *Tuning C and sigma* moves
+C and sigma over its grid of fitted models with it).
+
+All three need ipywidgets and a live kernel for their sliders. When
 ``SVMBOOK_HEADLESS`` is set (the book's build and the tests execute the
 chapters with it) no one can move a slider and no kernel answers it, so
 they draw one still figure instead and return None. The computations
@@ -396,12 +400,12 @@ def _shell():
     return get_ipython() is not None
 
 
-def _selection(name, values, value):
+def _selection(name, values, value, label="{:g}"):
     from ipywidgets import SelectionSlider
 
     options = sorted({float(v) for v in values} | {float(value)})
     return SelectionSlider(
-        options=[(f"{v:g}", v) for v in options],
+        options=[(label.format(v), v) for v in options],
         value=float(value),
         description=name,
         continuous_update=False,
@@ -618,6 +622,106 @@ def explore_svr(x, z, *, C=10.0, epsilon=0.2, kernel="rbf", sigma=0.7):
     for slider in sliders:
         slider.observe(redraw, names="value")
     view = VBox([*sliders, out])
+    view.add_class("svmlib-explore")
+    redraw()
+    return view
+
+
+def explore_grid(figure, **grid):
+    """Sliders over a grid of parameter values, one figure per choice.
+
+    Each keyword names a parameter of ``figure`` and gives the values its
+    slider offers and the initial one. Moving a slider calls ``figure``
+    with the value of every slider and displays the figure it returns.
+    When ``SVMBOOK_HEADLESS`` is set, displays the figure at the initial
+    values and shows no slider.
+
+    Parameters
+    ----------
+    figure : callable
+        ``figure(**values)`` draws and returns a matplotlib figure for one
+        value of each parameter; the explorer displays and closes it.
+    **grid : tuple of (sequence of float, float)
+        For each parameter, by name: the values of its slider (the initial
+        value is added if it is not among them), and the initial value.
+        The slider shows each value to three significant digits.
+
+    Returns
+    -------
+    ipywidgets.VBox or None
+        The sliders and the figure (the cell displays it), or None when
+        headless (the still figure is displayed).
+
+    Raises
+    ------
+    ValueError
+        If no parameter is given, or a parameter is not a pair of values
+        and an initial value, all finite numbers (the message names it).
+
+    References
+    ----------
+    Hsu, Chang & Lin (2003), "A practical guide to support vector
+    classification" (a grid of C and the kernel width); chapter *Tuning C
+    and sigma*.
+
+    Examples
+    --------
+    >>> import os
+    >>> from unittest import mock
+    >>> import matplotlib.pyplot as plt
+    >>> def figure(C, sigma):
+    ...     fig, ax = plt.subplots()
+    ...     ax.set_title(f"C = {C:g}, sigma = {sigma:g}")
+    ...     return fig
+    >>> grid = {"C": ([0.1, 1.0, 10.0], 1.0), "sigma": ([0.5, 2.0], 0.5)}
+    >>> with mock.patch.dict(os.environ, {"SVMBOOK_HEADLESS": ""}):
+    ...     view = explore_grid(figure, **grid)
+    >>> [(w.description, w.value) for w in view.children[:2]]
+    [('C', 1.0), ('sigma', 0.5)]
+    >>> view.children[0].options[0]
+    ('0.1', 0.1)
+    >>> with mock.patch.dict(os.environ, {"SVMBOOK_HEADLESS": "1"}):
+    ...     explore_grid(figure, **grid) is None  # a still
+    True
+    """
+    if not grid:
+        raise ValueError("explore_grid needs at least one parameter.")
+    initial = {}
+    for name, choice in grid.items():
+        try:
+            values, value = choice
+            values = np.asarray(list(values) + [value], dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"{name} must be a pair (values, initial value) of numbers; "
+                f"got {choice!r}."
+            ) from None
+        if values.ndim != 1 or not np.all(np.isfinite(values)):
+            raise ValueError(
+                f"{name} must be a pair (values, initial value) of finite "
+                f"numbers; got {choice!r}."
+            )
+        initial[name] = float(value)
+    if _headless():
+        _show(figure(**initial))
+        return None
+    from ipywidgets import Output, VBox
+
+    sliders = {
+        name: _selection(name, grid[name][0], value, label="{:.3g}")
+        for name, value in initial.items()
+    }
+    out = Output()
+
+    def redraw(_=None):
+        with out:
+            if _shell():
+                out.clear_output(wait=True)
+            _show(figure(**{n: s.value for n, s in sliders.items()}))
+
+    for slider in sliders.values():
+        slider.observe(redraw, names="value")
+    view = VBox([*sliders.values(), out])
     view.add_class("svmlib-explore")
     redraw()
     return view

@@ -170,3 +170,58 @@ def test_both_views_label_their_axes():
     finally:
         plt.close(fig)
     assert labels == [("$x_1$", "$x_2$"), ("$x$", "$z$")]
+
+
+def _grid_figure(calls):
+    import matplotlib.pyplot as plt
+
+    def figure(C, sigma):
+        calls.append((C, sigma))
+        fig, ax = plt.subplots()
+        ax.set_title(f"C = {C:g}, sigma = {sigma:g}")
+        return fig
+
+    return figure
+
+
+def test_grid_sliders_redraw_with_every_slider_value(shown):
+    calls = []
+    C_values, sigma_values = [0.01, 0.1, 1.0], [0.0457, 0.5, 2.92]
+    with mock.patch.dict(os.environ, {"SVMBOOK_HEADLESS": ""}):
+        view = explore.explore_grid(
+            _grid_figure(calls), C=(C_values, 10.0), sigma=(sigma_values, 0.5)
+        )
+    C, sigma = view.children[:2]
+    # the initial value joins the grid; labels to three digits, in order
+    assert [label for label, _ in C.options] == ["0.01", "0.1", "1", "10"]
+    assert [label for label, _ in sigma.options] == ["0.0457", "0.5", "2.92"]
+    assert calls == [(10.0, 0.5)] and shown == ["C = 10, sigma = 0.5"]
+    C.value = 0.1
+    sigma.value = 2.92
+    assert calls[1:] == [(0.1, 0.5), (0.1, 2.92)]
+    assert shown[-1] == "C = 0.1, sigma = 2.92"
+
+
+def test_grid_headless_draws_the_initial_still(shown):
+    calls = []
+    with mock.patch.dict(os.environ, {"SVMBOOK_HEADLESS": "1"}):
+        result = explore.explore_grid(
+            _grid_figure(calls), C=([1.0, 10.0], 10.0), sigma=([0.5], 0.5)
+        )
+    assert result is None and calls == [(10.0, 0.5)]
+    assert shown == ["C = 10, sigma = 0.5"]
+
+
+@pytest.mark.parametrize(
+    ("grid", "message"),
+    [
+        ({}, "at least one parameter"),
+        ({"C": [1.0, 10.0]}, "C must be a pair"),
+        ({"C": ([1.0], "ten")}, "C must be a pair"),
+        ({"sigma": ([0.5, np.nan], 0.5)}, "sigma must be a pair"),
+        ({"sigma": ([[0.5]], 0.5)}, "sigma must be a pair"),
+    ],
+)
+def test_grid_bad_input_is_named(grid, message):
+    with pytest.raises(ValueError, match=message):
+        explore.explore_grid(_grid_figure([]), **grid)
