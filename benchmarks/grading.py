@@ -8,7 +8,7 @@ where that file exists, else the first answer replaced by a wrong return),
 and 20% the student notebook with nothing filled in. ``python -m
 svmbook_classroom grade`` grades them all, with ``--jobs`` 1 and 2 (or those
 given), each submission in its own sandboxed kernel. For each run it prints
-the wall time, the time per notebook, the median interval between two
+the wall time, the time per notebook, the mean interval between two
 graded notebooks (rows are written as each finishes) and the points each
 kind scored; then the ratio of the runs. One run per setting: a class takes
 minutes, and the ratio compares runs made one after the other on the same
@@ -185,8 +185,8 @@ def main_benchmark(students=100, assignment="03_smo", jobs=(1, 2)):
             print(
                 f"--jobs {j}: {seconds[j]:.0f} s for {students} notebooks, "
                 f"{seconds[j] / students:.2f} s a notebook (exit {status}); "
-                f"first graded after {finished[0] - start:.0f} s, then "
-                f"median interval {statistics.median(gaps):.2f} s; "
+                f"first graded after {finished[0] - start:.0f} s, then one "
+                f"every {statistics.fmean(gaps):.2f} s; "
                 f"load average {before:.1f} before, {load():.1f} after"
                 if len(finished) > 1
                 else f"--jobs {j}: {seconds[j]:.0f} s (exit {status})"

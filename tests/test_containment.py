@@ -508,3 +508,33 @@ def test_nothing_of_a_sandbox_outlives_its_grade(tiny, monkeypatch):  # noqa: F8
     assert _zombie_children() == []
     # the sandbox's orphans were handed to this process, which reaped them
     assert [pid for pid in reaped if pid > 0], reaped
+
+
+@needs_bwrap
+def test_parallel_jobs_share_the_cores(tiny, tmp_path, capsys, monkeypatch):  # noqa: F811
+    """With --jobs N each kernel's BLAS gets its share of the cores."""
+    from svmbook_classroom.cli import kernel_threads
+
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    source, submission = tiny
+    threads = min(kernel_threads(2), sandbox.KERNEL_THREADS)
+    square = (
+        "import os\n\ndef square(x):\n"
+        f"    right = os.environ['OMP_NUM_THREADS'] == '{threads}'\n"
+        "    return x * x if right else 0"
+    )
+    notebooks = [
+        _in_folder(
+            tmp_path, who, submission(who, square=square, root=GOOD["root"])
+        )
+        for who in ("ann", "bob")
+    ]
+    grades = tmp_path / "grades.csv"
+    status = main([
+        "grade", *notebooks, "--source", str(source), "--csv", str(grades),
+        "--timeout", "60", "--jobs", "2",
+    ])  # fmt: skip
+    out = capsys.readouterr().out
+    assert status == 0, out
+    _, totals = _totals(grades)
+    assert totals["ann"] == totals["bob"] == (5.0, ""), out

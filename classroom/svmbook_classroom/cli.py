@@ -8,6 +8,7 @@ import argparse
 import csv
 import math
 import multiprocessing
+import os
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
@@ -106,7 +107,9 @@ def _parser():
     )  # fmt: skip
     grd.add_argument(
         "--jobs", metavar="N", type=int, default=1,
-        help="grade N submissions at a time (default 1)",
+        help="grade N submissions at a time (default 1); each kernel then "
+        "uses its share of the cores for BLAS (unless OMP_NUM_THREADS is "
+        "set)",
     )  # fmt: skip
     grd.add_argument(
         "--isolation", choices=grading.ISOLATION, default="auto",
@@ -169,6 +172,31 @@ def _read_all(notebooks):
     return contents
 
 
+def kernel_threads(jobs, cores=None):
+    """BLAS threads of each kernel when ``jobs`` kernels run at once.
+
+    Each kernel gets its share of the cores, at least one: with 2 jobs on
+    2 cores, two kernels of 2 BLAS threads each would run 4 threads on 2
+    cores, and OpenBLAS's threads wait for each other (measured with
+    ``benchmarks/grading.py``: one notebook every 3.6 s with one thread a
+    kernel). An ``OMP_NUM_THREADS`` set by the instructor wins, and
+    ``sandbox.KERNEL_THREADS`` caps it either way.
+
+    >>> kernel_threads(2, cores=2), kernel_threads(3, cores=2)
+    (1, 1)
+    >>> kernel_threads(2, cores=16)
+    8
+    """
+    if cores is None:
+        cores = len(os.sched_getaffinity(0))
+    return max(1, cores // jobs)
+
+
+def _share_cores(threads):
+    """Give the kernels of this worker ``threads`` BLAS threads."""
+    os.environ.setdefault("OMP_NUM_THREADS", str(threads))
+
+
 def _reports(notebooks, options, jobs):
     """Grade every notebook; yield the reports as they are finished."""
     contents = _read_all(notebooks)
@@ -178,7 +206,12 @@ def _reports(notebooks, options, jobs):
         return
     # a fresh interpreter per worker: no state shared with this process
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=context,
+        initializer=_share_cores,
+        initargs=(kernel_threads(jobs),),
+    ) as pool:
         futures = {
             pool.submit(_grade_one, notebook, contents[notebook], options): (
                 notebook
