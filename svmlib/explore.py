@@ -16,7 +16,7 @@ calls them where the page shows the playground):
   the function and its epsilon-tube, with sliders for C, epsilon and
   sigma.
 
-A third, ``explore_grid``, gives any figure of a few parameters one
+A third, :func:`explore_grid`, gives any figure of a few parameters one
 slider each over a grid of values (the chapter *Tuning C and sigma* moves
 C and sigma over its grid of fitted models with it).
 
@@ -44,6 +44,7 @@ __all__ = [
     "draw_smo_step",
     "draw_svr_tube",
     "explore_smo",
+    "explore_grid",
     "explore_svr",
     "smo_steps",
 ]
