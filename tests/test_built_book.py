@@ -472,12 +472,9 @@ WIDEST_FIGURE = 7.5
 WIDE_FIGURES = {
     f"chapters/{name}.ipynb": "figures of 7.9 to 15.5 in, to be reshaped"
     for name in (
-        "case_studies/gisette",
-        "case_studies/mnist_0_vs_9_hard_margin",
         "case_studies/mnist_3_vs_8",
         "case_studies/mnist_4_vs_9",
         "case_studies/mnist_all",
-        "kernels/tuning_c_and_sigma",
         "smo/platt_and_wss",
         "smo/scaling_up",
     )

@@ -48,21 +48,11 @@ _SETUP_ONLY = (
 #: chapters (path without suffix) whose visible code still has bookkeeping
 NOT_DONE: dict[str, str] = {
     "chapters/beyond/novelty": _SETUP_ONLY,
-    "chapters/dual/dual_gradient_ascent": _SETUP_ONLY,
-    "chapters/dual/margins_and_hinge_loss": _SETUP_ONLY,
-    "chapters/dual/soft_margin": _SETUP_ONLY + ", and one '# fmt: skip'",
     "chapters/kernels/kernels": _SETUP_ONLY,
     "chapters/kernels/kernels_in_practice": _SETUP_ONLY,
-    "chapters/side_topics/em_algorithm": _SETUP_ONLY,
-    "chapters/kernels/tuning_c_and_sigma": "not converted yet: its setup "
-    "cell sets rcParams, nine cells glue, and the slider cell switches on "
-    "SVMBOOK_HEADLESS (widgets only in a live kernel); its re-execution "
-    "(MNIST sweeps, players saved as stills) did not fit this round",
     "chapters/case_studies/mnist_all": "not converted: its setup cell, glue "
     "calls, asserts and '# fmt: skip' are visible; one fit alone takes "
     "about 750 s under load, so its re-execution did not fit this round",
-    "chapters/case_studies/mnist_0_vs_9_hard_margin": "an assert inside the "
-    "visible 'early' loop and one inside least_slack (visible cells 5, 9)",
     "chapters/case_studies/mnist_4_vs_9": "an np.isclose assert inside "
     "training_curves (visible cell 7)",
 }
