@@ -472,8 +472,6 @@ WIDEST_FIGURE = 7.5
 WIDE_FIGURES = {
     f"chapters/{name}.ipynb": "figures of 7.9 to 15.5 in, to be reshaped"
     for name in (
-        "case_studies/mnist_3_vs_8",
-        "case_studies/mnist_4_vs_9",
         "case_studies/mnist_all",
         "smo/platt_and_wss",
         "smo/scaling_up",

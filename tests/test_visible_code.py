@@ -53,8 +53,6 @@ NOT_DONE: dict[str, str] = {
     "chapters/case_studies/mnist_all": "not converted: its setup cell, glue "
     "calls, asserts and '# fmt: skip' are visible; one fit alone takes "
     "about 750 s under load, so its re-execution did not fit this round",
-    "chapters/case_studies/mnist_4_vs_9": "an np.isclose assert inside "
-    "training_curves (visible cell 7)",
 }
 
 
