@@ -47,9 +47,6 @@ _SETUP_ONLY = (
 )
 #: chapters (path without suffix) whose visible code still has bookkeeping
 NOT_DONE: dict[str, str] = {
-    "chapters/beyond/novelty": _SETUP_ONLY,
-    "chapters/kernels/kernels": _SETUP_ONLY,
-    "chapters/kernels/kernels_in_practice": _SETUP_ONLY,
     "chapters/case_studies/mnist_all": "not converted: its setup cell, glue "
     "calls, asserts and '# fmt: skip' are visible; one fit alone takes "
     "about 750 s under load, so its re-execution did not fit this round",
