@@ -39,18 +39,10 @@ BOOKKEEPING = (
 #: cells whose input the page does not show
 HIDDEN_TAGS = {"remove-input", "remove-cell", "hide-input"}
 
-_SETUP_ONLY = (
-    "issue 29's first pass moved the setup cell's bookkeeping (rcParams, "
-    "set_matplotlib_formats, glue's import, progress-bar switches) and any "
-    "visible glue calls out of sight; asserts of its derivation checks, "
-    "some inside loops, are still visible"
-)
-#: chapters (path without suffix) whose visible code still has bookkeeping
-NOT_DONE: dict[str, str] = {
-    "chapters/case_studies/mnist_all": "not converted: its setup cell, glue "
-    "calls, asserts and '# fmt: skip' are visible; one fit alone takes "
-    "about 750 s under load, so its re-execution did not fit this round",
-}
+#: chapters (path without suffix) whose visible code still has bookkeeping:
+#: none left (issue 29 moved every glue call, assert, rcParams line,
+#: SVMBOOK_HEADLESS switch and '# fmt: skip' out of sight)
+NOT_DONE: dict[str, str] = {}
 
 
 def bookkeeping_in(source):
