@@ -338,7 +338,7 @@ def _check_page(page, chapter):
 def _figure_src(page):
     return page.evaluate(
         "() => Array.from(document.querySelectorAll("
-        "'.widget-interact .jp-OutputArea-output img')).map(i => i.src)"
+        "'.svmlib-explore .jp-OutputArea-output img')).map(i => i.src)"
         ".join('|')"
     )
 
@@ -346,7 +346,7 @@ def _figure_src(page):
 def _wait_figure_change(page, before, timeout=120_000):
     page.wait_for_function(
         "before => { const now = Array.from(document.querySelectorAll("
-        "'.widget-interact .jp-OutputArea-output img')).map(i => i.src)"
+        "'.svmlib-explore .jp-OutputArea-output img')).map(i => i.src)"
         ".join('|'); return now && now !== before; }",
         arg=before,
         timeout=timeout,
@@ -364,12 +364,13 @@ def test_tuning_chapter_in_jupyterlab(lab):
         assert all(w > 0 and h > 0 for w, h in sizes), sizes
         page.query_selector(".svmlib-player").scroll_into_view_if_needed()
         page.screenshot(path=str(SCREENSHOTS / "lab_player_after_run_all.png"))
-        # the two sliders (C, sigma) redraw the figure below them
-        handles = page.query_selector_all(".widget-interact .noUi-handle")
+        # the two sliders of svmlib.explore.explore_grid (C, sigma) redraw
+        # the figure below them
+        handles = page.query_selector_all(".svmlib-explore .noUi-handle")
         assert len(handles) == 2
         handles[0].scroll_into_view_if_needed()
         page.wait_for_selector(
-            ".widget-interact .jp-OutputArea-output img", timeout=60_000
+            ".svmlib-explore .jp-OutputArea-output img", timeout=60_000
         )
         page.screenshot(path=str(SCREENSHOTS / "lab_before_slider.png"))
         for number, handle in enumerate(handles):

@@ -429,7 +429,7 @@ def test_widget_cells_do_not_check_their_output():
     widget_cells = [
         c
         for c in cells
-        if c["cell_type"] == "code" and "interact" in "".join(c["source"])
+        if c["cell_type"] == "code" and "explore_grid(" in "".join(c["source"])
     ]
     assert widget_cells, "the chapter should offer interactive sliders"
     for cell in widget_cells:
