@@ -376,6 +376,19 @@ def test_honest_checked_submission_scores_in_full_unflagged(checked):
     assert report.score == 5 and report.flags == [], report.to_text()
 
 
+def _grade_class(tmp_path, source, notebooks, *options):
+    """Grade notebooks with the command line (timeout 60 s, ``options``).
+
+    Returns its exit status and the CSV's totals by student.
+    """
+    grades = tmp_path / "grades.csv"
+    status = main([
+        "grade", *notebooks, "--source", str(source), "--csv", str(grades),
+        "--timeout", "60", *options,
+    ])  # fmt: skip
+    return status, _totals(grades)[1]
+
+
 @needs_bwrap
 def test_shared_memory_bomb_is_contained(tiny, tmp_path, capsys):  # noqa: F811
     source, submission = tiny
@@ -384,14 +397,11 @@ def test_shared_memory_bomb_is_contained(tiny, tmp_path, capsys):  # noqa: F811
         _in_folder(tmp_path, name, submission(name, **hostile_sources(name))),
         _in_folder(tmp_path, "zoe", submission("zoe", **GOOD)),
     ]
-    grades = tmp_path / "grades.csv"
-    status = main([
-        "grade", *notebooks, "--source", str(source), "--csv", str(grades),
-        "--timeout", "60", "--file-size", "128",
-    ])  # fmt: skip
+    status, totals = _grade_class(
+        tmp_path, source, notebooks, "--file-size", "128"
+    )
     out = capsys.readouterr().out
     assert status == 0, out
-    _, totals = _totals(grades)
     # the answers are right: the bomb costs no points, it is stopped
     assert totals[name][0] == 5.0, out
     assert "filled a folder of the sandbox" in totals[name][1], out
@@ -417,13 +427,8 @@ def test_memory_of_the_whole_sandbox_is_bounded(tiny, tmp_path, capsys):  # noqa
         _in_folder(tmp_path, name, submission(name, **hostile_sources(name))),
         _in_folder(tmp_path, "zoe", submission("zoe", **GOOD)),
     ]
-    grades = tmp_path / "grades.csv"
-    main([
-        "grade", *notebooks, "--source", str(source), "--csv", str(grades),
-        "--timeout", "60", "--memory", "1024",
-    ])  # fmt: skip
+    _, totals = _grade_class(tmp_path, source, notebooks, "--memory", "1024")
     out = capsys.readouterr().out
-    _, totals = _totals(grades)
     # each child is far under 1024 MiB of address space; together they
     # pass the sandbox's 1024 MiB: stopped (the kernel or its children
     # are killed), flagged, and the next submission is graded as usual
@@ -529,12 +534,7 @@ def test_parallel_jobs_share_the_cores(tiny, tmp_path, capsys, monkeypatch):  # 
         )
         for who in ("ann", "bob")
     ]
-    grades = tmp_path / "grades.csv"
-    status = main([
-        "grade", *notebooks, "--source", str(source), "--csv", str(grades),
-        "--timeout", "60", "--jobs", "2",
-    ])  # fmt: skip
+    status, totals = _grade_class(tmp_path, source, notebooks, "--jobs", "2")
     out = capsys.readouterr().out
     assert status == 0, out
-    _, totals = _totals(grades)
     assert totals["ann"] == totals["bob"] == (5.0, ""), out
