@@ -26,10 +26,10 @@ Run:  SVMLIB_DATA_DIR=../shared/data python benchmarks/scaling_all.py \
           --csv benchmarks/results/scaling_all.csv
       (options: --repeats N (default 3), --threads T (default 1),
       --sizes N1 N2 ... (default 500 1000 2000 4000 8000 16000 30000);
-      the default run takes about 7 minutes here. All 60000 images
-      (--sizes 60000) is possible but slow: a 1024 MiB cache then holds
-      4473 columns, fewer than the support vectors, and a run here did
-      not finish its first round in 44 minutes; the CSV records it)
+      --append adds the run to the end of --csv, under its own comment
+      lines; the default run takes about 7 minutes here. All 60000
+      images: --sizes 60000 --repeats 1 --append, a separate run whose
+      round of four fits takes many minutes)
 """
 
 import argparse
@@ -124,12 +124,13 @@ def provenance(threads, repeats):
     ]
 
 
-def main(repeats=3, threads=1, sizes=SIZES, csv_path=None):
+def main(repeats=3, threads=1, sizes=SIZES, csv_path=None, append=False):
     X_all, y_all = even_odd()
     rows = []
     writer = None
     if csv_path is not None:
-        out = open(csv_path, "w", newline="")  # noqa: SIM115 (kept open)
+        # with append, this run's comment lines and rows follow the file's
+        out = open(csv_path, "a" if append else "w", newline="")  # noqa: SIM115
         out.writelines(f"# {line}\n" for line in provenance(threads, repeats))
         writer = csv.DictWriter(out, FIELDS)
         writer.writeheader()
@@ -176,5 +177,16 @@ if __name__ == "__main__":
     parser.add_argument(
         "--csv", type=Path, default=None, help="write every run to this file"
     )
+    parser.add_argument(
+        "--append",
+        action="store_true",
+        help="add this run (its comment lines and rows) to the end of --csv",
+    )
     arguments = parser.parse_args()
-    main(arguments.repeats, arguments.threads, arguments.sizes, arguments.csv)
+    main(
+        arguments.repeats,
+        arguments.threads,
+        arguments.sizes,
+        arguments.csv,
+        arguments.append,
+    )
