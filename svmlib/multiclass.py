@@ -165,6 +165,19 @@ class TrainingKernel:
         self.kept_log = []  # (class, kept or not), one entry per change
         self._buffer = None  # memory for one pair's Gram matrix
 
+    def __sizeof__(self):
+        """Bytes held, arrays included (``sys.getsizeof`` reads it).
+
+        joblib's Dask backend scatters an argument to the workers once per
+        fit when ``sizeof`` finds it larger than 1 kB, and otherwise sends
+        it with every task: counted without its arrays, this object was
+        sent with each of the one-vs-one machines, Gram matrix and all.
+        """
+        held = (self.X, self.K, self._buffer, *self._blocks.values())
+        return object.__sizeof__(self) + sum(
+            a.nbytes for a in held if isinstance(a, np.ndarray)
+        )
+
     @classmethod
     def precomputed(cls, K):
         """Return the kernel given by its Gram matrix K, of shape (n, n).

@@ -257,6 +257,19 @@ def test_dask_runs_the_machines_and_grid_search_folds_on_its_workers():
     )
 
 
+def test_the_training_kernel_is_scattered_to_dask_workers_once():
+    # joblib's Dask backend scatters an argument to the workers once when
+    # dask's sizeof finds it larger than 1 kB, and otherwise sends it with
+    # every task; counted without its arrays, the training kernel (Gram
+    # matrix and all) went with each of the one-vs-one machines
+    sizeof = pytest.importorskip("dask.sizeof").sizeof
+    X, _ = iris()
+    training = TrainingKernel(X, RBF(gamma=0.5), cache_size=64)
+    assert sizeof(training) >= training.K.nbytes + X.nbytes
+    precomputed = TrainingKernel.precomputed(training.K)
+    assert sizeof(precomputed) >= training.K.nbytes
+
+
 def test_threads_use_the_dispatchers_blas_limit(monkeypatch):
     # The dispatching thread holds one BLAS thread for the whole run; the
     # solvers in joblib's threads must not scan the memory map and set
