@@ -591,3 +591,23 @@ def test_pairwise_model_too_large_for_memory_is_refused_before_work(
     assert not calls  # refused before the first kernel value
     monkeypatch.setattr(multiclass, "_available_memory", lambda: None)
     assert multiclass.check_model_memory(12, 3000) == 66 * 3000 * 8
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_a_pairs_gram_matrix_is_the_full_ones_block_bit_for_bit(dtype, order):
+    # TrainingKernel.gram copies a pair's block with a compiled loop; it
+    # must give exactly NumPy's K[np.ix_(members, members)]
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 5)).astype(dtype)
+    training = TrainingKernel(X, RBF(gamma=0.3), cache_size=64)
+    training.K = np.asarray(training.K, order=order)
+    for members in (
+        np.sort(rng.choice(60, 25, replace=False)),
+        np.array([7]),
+        np.array([0, 59]),
+    ):
+        got = training.gram(members).K
+        want = training.K[np.ix_(members, members)]
+        assert got.dtype == want.dtype == dtype
+        np.testing.assert_array_equal(got, want)
