@@ -29,7 +29,9 @@ Run:  SVMLIB_DATA_DIR=../shared/data python benchmarks/scaling_all.py \
       --append adds the run to the end of --csv, under its own comment
       lines; the default run takes about 7 minutes here. All 60000
       images: --sizes 60000 --repeats 1 --append, a separate run whose
-      round of four fits takes many minutes)
+      round of four fits takes many minutes; with --repeats 1 each fit is
+      timed once by svmlib.timing.time_once, one run and no median, and
+      the comment lines say so)
 """
 
 import argparse
@@ -49,7 +51,7 @@ import svmlib
 from svmlib import SVC
 from svmlib.datasets import load_mnist
 from svmlib.gram import gram_fits
-from svmlib.timing import compare
+from svmlib.timing import compare, time_once
 
 C, GAMMA, TOL = 10.0, 0.02, 1e-3
 BUDGET = 1024  # MiB, for svmlib and scikit-learn alike
@@ -119,8 +121,15 @@ def provenance(threads, repeats):
         f"problem: MNIST even (+1) vs odd (-1) digits, first n of a "
         f"random permutation (numpy default_rng(0)); RBF gamma={GAMMA} C={C} "
         f"tol={TOL}",
-        f"timing: svmlib.timing.compare, {repeats} timed rounds, "
-        f"{threads} BLAS thread(s), warm-up round below n = {NO_WARMUP_FROM}",
+        (
+            f"timing: svmlib.timing.compare, {repeats} timed rounds, "
+            f"{threads} BLAS thread(s), warm-up round below n = "
+            f"{NO_WARMUP_FROM}"
+            if repeats > 1
+            else "timing: svmlib.timing.time_once, one round of the fits, "
+            f"each run once (no warm-up, no median), {threads} BLAS "
+            "thread(s)"
+        ),
     ]
 
 
@@ -137,15 +146,24 @@ def main(repeats=3, threads=1, sizes=SIZES, csv_path=None, append=False):
     for n in sizes:
         X, y = X_all[:n], y_all[:n]
         fits = contenders(X, y)
-        comparison = compare(
-            {name: function for name, (_, function) in fits.items()},
-            baseline=f"sklearn, {BUDGET} MiB",
-            repeats=repeats,
-            warmup=0 if n >= NO_WARMUP_FROM else 1,
-            threads=threads,
-        )
-        print(f"n = {n}\n{comparison}\n", flush=True)
-        for name, timing in comparison.timings.items():
+        if repeats == 1:  # one round, each fit once: no median, no ratio
+            timings = {
+                name: time_once(function, threads=threads)
+                for name, (_, function) in fits.items()
+            }
+            lines = [f"{name}: {t}" for name, t in timings.items()]
+            print(f"n = {n}\n" + "\n".join(lines) + "\n", flush=True)
+        else:
+            comparison = compare(
+                {name: function for name, (_, function) in fits.items()},
+                baseline=f"sklearn, {BUDGET} MiB",
+                repeats=repeats,
+                warmup=0 if n >= NO_WARMUP_FROM else 1,
+                threads=threads,
+            )
+            timings = comparison.timings
+            print(f"n = {n}\n{comparison}\n", flush=True)
+        for name, timing in timings.items():
             for run, seconds in enumerate(timing.seconds):
                 rows.append(
                     {
