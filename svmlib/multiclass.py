@@ -920,10 +920,8 @@ def _solve_in_parallel(training, groups, y_index, pairs, solve, n_jobs, bar):
     the model does not depend on the order in which the tasks run or
     finish. When the full Gram matrix fits the budget it is computed
     once, here, before the tasks (every machine then takes its block, as
-    with one job); otherwise (processes or Dask's workers: in threads,
-    ``_solve_pipelined`` builds the pairs' matrices instead) each task
-    assembles its pair's matrix from the same kernel blocks as one job
-    does (``pair_gram(reuse=False)``),
+    with one job); otherwise each task assembles its pair's matrix from
+    the same kernel blocks as one job does (``pair_gram(reuse=False)``),
     so up to ``n_jobs`` pair matrices are in memory at once, and their
     blocks are computed with one BLAS thread per job (in float32 the last
     bit of a kernel value can then differ from a one-job fit's, which
