@@ -23,15 +23,12 @@ Book chapter: *More than two classes* (part II).
 import heapq
 import os
 from collections import OrderedDict
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
-from joblib._parallel_backends import ThreadingBackend
-from joblib.parallel import get_active_backend
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.utils import _safe_indexing
@@ -309,14 +306,12 @@ class TrainingKernel:
             The indices of the points of each class.
         i, j : int
             The two classes, i != j.
-        reuse : bool or "blocks", default=True
+        reuse : bool, default=True
             Keep class blocks and reuse one buffer for the pair's matrix
-            (valid until the next call). "blocks": keep class blocks, but
-            give the pair a matrix of its own (pairs built one after the
-            other and solved at the same time, in threads). False: compute
-            every block and give the pair a matrix of its own, for machines
-            built and trained at the same time (processes, Dask's workers);
-            the values are those of the same block calls.
+            (valid until the next call). False: compute every block and
+            give the pair a matrix of its own, for machines trained at the
+            same time (``fit_one_vs_one(n_jobs=...)``); the values are
+            those of the same block calls.
 
         Returns
         -------
@@ -354,10 +349,7 @@ class TrainingKernel:
             return members, self.gram(members)
         split = first.size
         if reuse:
-            if reuse == "blocks":
-                K = np.empty((members.size,) * 2, dtype=self.dtype)
-            else:
-                K = self._pair_matrix(members.size)
+            K = self._pair_matrix(members.size)
             K[:split, :split] = self._class_block(groups, i, members.size)
             K[split:, split:] = self._class_block(groups, j, members.size)
         else:
@@ -867,14 +859,9 @@ def fit_one_vs_one(
     groups = [np.flatnonzero(y_index == c) for c in range(n_classes)]
     solved = {}  # (i, j) -> (members, result), in the order of solving
     if len(pairs) > 1 and effective_n_jobs(n_jobs) != 1:
-        if training.K is None and _threads_run(n_jobs):
-            solved = _solve_pipelined(
-                training, groups, y_index, schedule, solve, n_jobs, progress
-            )
-        else:
-            solved = _solve_in_parallel(
-                training, groups, y_index, pairs, solve, n_jobs, progress
-            )
+        solved = _solve_in_parallel(
+            training, groups, y_index, pairs, solve, n_jobs, progress
+        )
     else:
         # BLAS libraries found once for all; with the full Gram matrix at
         # hand no machine calls BLAS outside its solver, so one BLAS thread
@@ -966,76 +953,6 @@ def _solve_in_parallel(training, groups, y_index, pairs, solve, n_jobs, bar):
     with blas_threads_scan(), column_blas_threads():
         bar = tqdm(run(tasks), total=len(order), desc=_BAR, disable=not bar)
         return dict(zip(order, list(bar), strict=True))
-
-
-def _threads_run(n_jobs):
-    """Whether joblib would run ``n_jobs`` tasks in threads of this process.
-
-    True without a ``joblib.parallel_config`` context (svmlib prefers
-    threads) or with a threading one; False when a context chooses
-    processes or a Dask cluster.
-    """
-    backend, _ = get_active_backend(prefer="threads")
-    return isinstance(backend, ThreadingBackend)
-
-
-def _solve_pipelined(training, groups, y_index, schedule, solve, n_jobs, bar):
-    """Solve the machines in threads while this thread builds their matrices.
-
-    For the blocks route (the full Gram matrix over the budget), in
-    threads: the pair matrices are built here, one after the other, in
-    ``schedule``'s order and from the class blocks it keeps
-    (``pair_gram(reuse="blocks")``), as with one job, and each is solved in
-    a thread as soon as it is built. The other route, where each task
-    computes its pair's blocks (``_solve_in_parallel``), computes every
-    class block again for each of its pairs: all of MNIST (ten classes,
-    45 pairs) then computed 135 blocks against one job's 55 or so, and
-    two jobs took 0.89 times one job's time (benchmarks/cores.py). Up to
-    ``n_jobs`` machines are solved at once, and one more matrix is built
-    meanwhile: ``n_jobs + 1`` pair matrices in memory at most.
-    """
-    workers = effective_n_jobs(n_jobs)
-    pid = os.getpid()
-    solved, pending = {}, {}
-    progress = tqdm(total=len(schedule.pairs), desc=_BAR, disable=not bar)
-
-    def collect(done):
-        for future in done:
-            solved[pending.pop(future)] = future.result()
-            progress.update()
-
-    with (
-        blas_threads_scan(),
-        column_blas_threads(),
-        ThreadPoolExecutor(max_workers=workers) as pool,
-    ):
-        try:
-            for _ in schedule.pairs:
-                i, j = schedule.next_pair()
-                members, gram = training.pair_gram(
-                    groups, i, j, reuse="blocks"
-                )
-                schedule.solved(i, j)
-                if len(pending) >= workers:  # wait for a free thread
-                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                    collect(done)
-                y_pm = np.where(y_index[members] == i, 1.0, -1.0)
-                future = pool.submit(
-                    _solve_built, members, gram, y_pm, solve, pid
-                )
-                pending[future] = (i, j)
-            collect(wait(pending).done)
-        finally:
-            for future in pending:
-                future.cancel()
-            progress.close()
-    return solved
-
-
-def _solve_built(members, gram, y_pm, solve, dispatcher_pid):
-    """One machine on its built matrix, in a thread: (members, result)."""
-    with _under_dispatcher_limit(dispatcher_pid):
-        return members, solve(gram, y_pm, members)
 
 
 def _solve_pair(training, groups, y_index, i, j, solve, dispatcher_pid):

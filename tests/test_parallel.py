@@ -19,7 +19,6 @@ from svmlib import SVC, NuSVC
 from svmlib.kernels import RBF
 from svmlib.multiclass import TrainingKernel, fit_one_vs_one
 from svmlib.solvers import smo
-from svmlib.timing import pinned_threads
 
 FITTED = ("support_", "dual_coef_", "intercept_", "n_support_", "alpha_")
 
@@ -164,48 +163,6 @@ def test_machines_whose_gram_matrix_is_assembled_from_blocks():
     # thread count)
     np.testing.assert_allclose(one.dual_coef, two.dual_coef, atol=1e-6)
     np.testing.assert_allclose(one.intercept, two.intercept, atol=1e-6)
-
-
-def test_threads_on_the_blocks_route_build_the_pairs_as_one_job_does():
-    # The full Gram matrix over the budget, threads: the pair matrices are
-    # built in the dispatching thread, in one job's order and from the
-    # class blocks it keeps, and solved in threads; so the blocks computed
-    # are one job's (the other route computed each pair's blocks anew),
-    # and at the same BLAS threads the model is one job's, bit for bit
-    X, y = digits_subset()
-    X, y = X[:300], y[:300]
-
-    def solve(gram, y, members):
-        return smo(gram, y, 10.0)
-
-    fits, logs = {}, {}
-    with pinned_threads(1):
-        for n_jobs in (1, 2):
-            training = TrainingKernel(X, RBF(gamma=0.05), cache_size=0.2)
-            assert training.K is None
-            fits[n_jobs] = fit_one_vs_one(
-                training, y, 10, solve, n_jobs=n_jobs
-            )
-            logs[n_jobs] = training.kept_log
-    assert logs[2] == logs[1] and logs[1]
-    for name in ("support", "dual_coef", "intercept"):
-        np.testing.assert_array_equal(
-            getattr(fits[1], name), getattr(fits[2], name)
-        )
-
-
-def test_a_failing_machine_in_a_thread_fails_the_fit():
-    X, y = digits_subset()
-    X, y = X[:300], y[:300]
-
-    def solve(gram, y, members):
-        if 0 not in members:
-            raise RuntimeError("machine failed")
-        return smo(gram, y, 10.0)
-
-    training = TrainingKernel(X, RBF(gamma=0.05), cache_size=0.2)
-    with pytest.raises(RuntimeError, match="machine failed"):
-        fit_one_vs_one(training, y, 10, solve, n_jobs=2)
 
 
 @pytest.mark.parametrize("n_jobs", [0, -0.5, 1.5, "2"])
