@@ -68,7 +68,12 @@ def _assert_agree(ours, theirs, X, X_test):
             atol=1e-6 * scale,
         )
     assert_allclose(ours.offset_, theirs.offset_, rtol=1e-6)
-    assert_allclose(ours.dual_coef_, theirs.dual_coef_, atol=1e-5)
+    # LIBSVM keeps its kernel values in single precision (Qfloat), so its
+    # multipliers move with their rounding: on blobs, nu=0.1, gamma=0.5,
+    # an Intel Xeon (2026-11-27) gave differences up to 2.2e-5 where
+    # other machines stay below 1e-5; the objective, the decision values
+    # and the support above are held tighter
+    assert_allclose(ours.dual_coef_, theirs.dual_coef_, atol=1e-4)
     # predictions agree except for points on the boundary (f = 0 up to
     # LIBSVM's single-precision kernel values)
     decision = theirs.decision_function(X_test)
